@@ -1,0 +1,27 @@
+/** Unit specs sit next to the code; end-to-end specs live in test/e2e and share one migrated database. */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+      target: 'es2022',
+      // aliases are rewritten at compile time, so globalSetup (which ignores moduleNameMapper) sees them too
+      baseUrl: __dirname,
+      paths: { '@app/*': ['libs/*/src'], '@migrations': ['migrations/index.ts'] },
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+  },
+];
+module.exports = {
+  rootDir: '.',
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testRegex: '(libs|apps)/.*\\.spec\\.ts$|test/e2e/.*\\.e2e-spec\\.ts$',
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper: { '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src', '^@migrations$': '<rootDir>/migrations/index.ts' },
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
+  testTimeout: 30000,
+};

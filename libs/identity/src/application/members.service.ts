@@ -1,0 +1,111 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { Clock, conflict, notFound, Principal, randomToken, sha256, type Role } from '@app/platform';
+import { Invitation } from '../domain/invitation.entity';
+import { Membership } from '../domain/membership.entity';
+import { Session } from '../domain/session.entity';
+import { normalizeEmail, User } from '../domain/user.entity';
+import { cappedResult, ListResult } from '@app/platform';
+import { MemberView, memberView } from './views';
+
+export const MEMBERS_CAP = 100;
+
+/** The people of an agency: who is in it, with which role, and who is invited. */
+@Injectable()
+export class MembersService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Up to 100 members, by name (spec: members up to 100 with `hasMore`). */
+  async list(actor: Principal): Promise<ListResult<MemberView>> {
+    const memberships = await this.em.find(
+      Membership,
+      { organizationId: actor.organizationId },
+      { limit: MEMBERS_CAP + 1, orderBy: { createdAt: 'asc' } },
+    );
+    const users = await this.em.find(User, { id: { $in: memberships.map((m) => m.userId) } });
+    const byId = new Map(users.map((user) => [user.id, user]));
+    const rows = memberships
+      .map((membership) => memberView(byId.get(membership.userId)!, membership))
+      .sort((a, b) => `${a.firstName} ${a.lastName}`.localeCompare(`${b.firstName} ${b.lastName}`));
+    return cappedResult(rows, MEMBERS_CAP);
+  }
+
+  /** Ids of the agency's members among `userIds` (for teams, assignees). */
+  async existingMemberIds(organizationId: string, userIds: string[]): Promise<Set<string>> {
+    if (userIds.length === 0) return new Set();
+    const memberships = await this.em.find(
+      Membership,
+      { organizationId, userId: { $in: userIds } },
+      { fields: ['userId'] },
+    );
+    return new Set(memberships.map((m) => m.userId));
+  }
+
+  async invite(actor: Principal, email: string, role: Role) {
+    const now = this.clock.now();
+    if ((await this.em.count(User, { email: normalizeEmail(email) })) > 0) {
+      throw conflict('This email is already registered.');
+    }
+    const token = randomToken('svc_inv_');
+    const invitation = new Invitation(
+      {
+        organizationId: actor.organizationId,
+        email,
+        role,
+        tokenHash: sha256(token),
+        invitedById: actor.userId,
+      },
+      now,
+    );
+    await this.em.persist(invitation).flush();
+    return {
+      id: invitation.id,
+      email: invitation.email,
+      role: invitation.role,
+      token,
+      expiresAt: invitation.expiresAt.toISOString(),
+    };
+  }
+
+  /** Applies to the person's sessions and keys on their next call (INTERFACES.md). */
+  async changeRole(actor: Principal, userId: string, role: Role): Promise<MemberView> {
+    const membership = await this.findMembership(actor, userId);
+    if (membership.role === 'admin' && role !== 'admin') await this.refuseLastAdmin(actor.organizationId);
+    membership.changeRole(role, this.clock.now());
+    await this.em.flush();
+    return memberView(await this.em.findOneOrFail(User, userId), membership);
+  }
+
+  /** The person leaves: their sessions end, they leave every team, their API keys stop (rule 6). */
+  async remove(actor: Principal, userId: string): Promise<void> {
+    const membership = await this.findMembership(actor, userId);
+    if (membership.role === 'admin') await this.refuseLastAdmin(actor.organizationId);
+    const now = this.clock.now();
+    await this.em.transactional(async (em) => {
+      em.remove(membership);
+      await em.nativeUpdate(Session, { userId, revokedAt: null }, { revokedAt: now });
+      await em
+        .getConnection()
+        .execute(
+          `update teams set member_ids = array_remove(member_ids, ?), updated_at = ? where organization_id = ? and ? = any(member_ids)`,
+          [userId, now, actor.organizationId, userId],
+        );
+    });
+  }
+
+  private async findMembership(actor: Principal, userId: string): Promise<Membership> {
+    const membership = await this.em.findOne(Membership, { organizationId: actor.organizationId, userId });
+    if (!membership) throw notFound('Member');
+    return membership;
+  }
+
+  /** An agency always keeps one admin. */
+  private async refuseLastAdmin(organizationId: string): Promise<void> {
+    if ((await this.em.count(Membership, { organizationId, role: 'admin' })) <= 1) {
+      throw conflict('An organization needs at least one admin.');
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { Clock, notFound } from '@app/platform';
+import { Organization } from '../domain/organization.entity';
+
+export interface OrganizationState {
+  id: string;
+  name: string;
+  planActive: boolean;
+  disabled: boolean;
+}
+
+const state = (org: Organization): OrganizationState => ({
+  id: org.id,
+  name: org.name,
+  planActive: org.planActive,
+  disabled: org.disabled,
+});
+
+/** Operator switches: plan on/off, organization enabled/disabled. */
+@Injectable()
+export class OrganizationsService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly clock: Clock,
+  ) {}
+
+  async setPlan(organizationId: string, active: boolean): Promise<OrganizationState> {
+    const org = await this.find(organizationId);
+    org.setPlan(active, this.clock.now());
+    await this.em.flush();
+    return state(org);
+  }
+
+  async setDisabled(organizationId: string, disabled: boolean): Promise<OrganizationState> {
+    const org = await this.find(organizationId);
+    org.setDisabled(disabled, this.clock.now());
+    await this.em.flush();
+    return state(org);
+  }
+
+  private async find(organizationId: string): Promise<Organization> {
+    const org = /^[0-9a-f-]{36}$/i.test(organizationId)
+      ? await this.em.findOne(Organization, organizationId)
+      : null;
+    if (!org) throw notFound('Organization');
+    return org;
+  }
+}

@@ -1,0 +1,43 @@
+import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { v7 as uuidv7 } from 'uuid';
+
+/** An agency. Its plan gates CRM writes and documents; a disabled one is refused on `/v1`. */
+@Entity({ tableName: 'organizations' })
+export class Organization {
+  @PrimaryKey({ type: 'uuid' })
+  id: string = uuidv7();
+
+  @Property({ type: 'text' })
+  name: string;
+
+  @Property({ type: 'boolean' })
+  planActive: boolean = true;
+
+  @Property({ type: 'boolean' })
+  disabled: boolean = false;
+
+  @Property({ type: 'text' })
+  currency: string = 'EUR';
+
+  @Property({ type: 'datetime' })
+  createdAt: Date;
+
+  @Property({ type: 'datetime' })
+  updatedAt: Date;
+
+  constructor(name: string, now: Date) {
+    this.name = name;
+    this.createdAt = now;
+    this.updatedAt = now;
+  }
+
+  setPlan(active: boolean, now: Date): void {
+    this.planActive = active;
+    this.updatedAt = now;
+  }
+
+  setDisabled(disabled: boolean, now: Date): void {
+    this.disabled = disabled;
+    this.updatedAt = now;
+  }
+}

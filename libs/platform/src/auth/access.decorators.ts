@@ -1,0 +1,68 @@
+import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiBearerAuth, ApiExtension, ApiResponse } from '@nestjs/swagger';
+import { ErrorEnvelopeView } from '../http/error-envelope.view';
+import type { Principal, Scope } from './principal';
+
+/** Which credential family a route opens to, and what it needs from it. */
+export type AccessDeclaration =
+  { kind: 'apiKey'; scopes: readonly Scope[] } | { kind: 'session' } | { kind: 'public' };
+
+export const ACCESS = Reflector.createDecorator<AccessDeclaration>();
+export const ADMIN_ONLY = Reflector.createDecorator<true>();
+export const PLAN_REQUIRED = Reflector.createDecorator<true>();
+
+const errorResponse = (status: number, description: string) =>
+  ApiResponse({ status, description, type: ErrorEnvelopeView });
+
+/**
+ * An API-key route (`/v1`, listings) and the scopes it needs. `@RequireScopes()` with none means
+ * "declared, nothing required" (`GET /v1/me`).
+ */
+export const RequireScopes = (...scopes: Scope[]) =>
+  applyDecorators(
+    ACCESS({ kind: 'apiKey', scopes }),
+    ApiExtension('x-required-scopes', scopes),
+    ApiBearerAuth('apiKey'),
+    errorResponse(401, 'UNAUTHENTICATED: key missing, malformed, unknown, revoked or expired'),
+    errorResponse(403, 'API_KEY_SCOPE_MISSING and the other key rules'),
+    errorResponse(429, 'RATE_LIMITED'),
+  );
+
+/** A dashboard route opened by a session token (and `/api-keys`). */
+export const Session = () =>
+  applyDecorators(
+    ACCESS({ kind: 'session' }),
+    ApiExtension('x-required-scopes', []),
+    ApiBearerAuth('session'),
+    errorResponse(401, 'UNAUTHENTICATED: session token missing, expired or signed out'),
+  );
+
+/** A route anyone may call (sign-up, sign-in, health). */
+export const Public = () =>
+  applyDecorators(ACCESS({ kind: 'public' }), ApiExtension('x-required-scopes', []));
+
+/** Admin only: a member's credential gets 403 ORG_ADMIN_REQUIRED. */
+export const AdminOnly = () =>
+  applyDecorators(
+    ADMIN_ONLY(true),
+    ApiExtension('x-admin-only', true),
+    errorResponse(403, 'ORG_ADMIN_REQUIRED'),
+  );
+
+/** Needs an active plan: 403 SUBSCRIPTION_REQUIRED otherwise. */
+export const RequiresPlan = () =>
+  applyDecorators(
+    PLAN_REQUIRED(true),
+    ApiExtension('x-requires-plan', true),
+    errorResponse(403, 'SUBSCRIPTION_REQUIRED'),
+  );
+
+export type AuthedRequest = { principal?: Principal };
+
+/** The authenticated caller; the access guard has put it on the request. */
+export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
+  const principal = ctx.switchToHttp().getRequest<AuthedRequest>().principal;
+  if (!principal) throw new Error('CurrentPrincipal used on a route without a credential');
+  return principal;
+});

@@ -1,0 +1,20 @@
+import { ApiKeyPrincipal, SessionPrincipal } from './principal';
+
+/** What the key rules look at besides the secret. */
+export interface CallContext {
+  origin: string | undefined;
+  ip: string | undefined;
+  userAgent: string | undefined;
+}
+
+/**
+ * Ports the platform's access guard calls; the identity context provides them. Each throws a
+ * DomainError (401 UNAUTHENTICATED, 403 for the key rules, 503 AUTH_UNAVAILABLE) when it refuses.
+ */
+export abstract class SessionAuthenticator {
+  abstract authenticate(token: string): Promise<SessionPrincipal>;
+}
+
+export abstract class ApiKeyAuthenticator {
+  abstract authenticate(secret: string, call: CallContext): Promise<ApiKeyPrincipal>;
+}

@@ -1,0 +1,48 @@
+export const ROLES = ['admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** The ten grantable scopes of the spec. */
+export const SCOPES_GRANTABLE = [
+  'crm:read',
+  'crm:write',
+  'properties:read',
+  'properties:write',
+  'media:write',
+  'sources:read',
+  'brochures:read',
+  'brochures:write',
+  'documents:read',
+  'documents:write',
+] as const;
+/** Reserved: opens no route, cannot be added, still listed on older and scope-less keys. */
+export const RESERVED_SCOPE = 'agents:read';
+export type GrantableScope = (typeof SCOPES_GRANTABLE)[number];
+export type Scope = GrantableScope | typeof RESERVED_SCOPE;
+
+interface PrincipalBase {
+  userId: string;
+  organizationId: string;
+  /** The person's current role, read on every call. */
+  role: Role;
+  planActive: boolean;
+}
+
+export interface ApiKeyPrincipal extends PrincipalBase {
+  kind: 'apiKey';
+  keyId: string;
+  keyName: string;
+  prefixHint: string | null;
+  scopes: Scope[];
+  expiresAt: Date | null;
+}
+
+export interface SessionPrincipal extends PrincipalBase {
+  kind: 'session';
+  sessionId: string;
+  expiresAt: Date;
+}
+
+/** Who is calling: the person behind an API key or a dashboard session. */
+export type Principal = ApiKeyPrincipal | SessionPrincipal;
+
+export const isAdmin = (principal: Principal): boolean => principal.role === 'admin';

@@ -1,0 +1,70 @@
+import { HttpException, NotFoundException } from '@nestjs/common';
+import { DomainError } from './domain-error';
+import { ErrorBody, ErrorCode, STATUS_OF } from './error-codes';
+
+export interface RenderedError {
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
+const plain = (code: ErrorCode, message: string): RenderedError => ({
+  body: { code, message, status: STATUS_OF[code] },
+  headers: {},
+});
+
+/** Every error that reaches the edge, as the spec's envelope body. Pure: unit-tested on its own. */
+export function toErrorBody(err: unknown): RenderedError {
+  if (err instanceof DomainError) {
+    const body: ErrorBody = { code: err.code, message: err.message, status: STATUS_OF[err.code] };
+    if (err.details !== undefined) body.details = err.details;
+    return { body, headers: err.headers ?? {} };
+  }
+  // Nest answers unknown paths and unsupported methods with NotFoundException; our code never throws it.
+  if (err instanceof NotFoundException) return plain('NOT_FOUND', 'No such endpoint.');
+  if (err instanceof HttpException) return fromStatus(err.getStatus());
+  // body-parser errors: plain errors carrying a status and a type
+  const parserError = err as { type?: string; status?: number } | null;
+  if (parserError?.type === 'entity.too.large')
+    return plain('PAYLOAD_TOO_LARGE', 'The body is larger than 5 MB.');
+  if (parserError?.type === 'entity.parse.failed') return plain('BAD_REQUEST', 'The body is not valid JSON.');
+  if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+    return fromStatus(parserError.status);
+  }
+  if (isDependencyDown(err)) return unavailable();
+  return plain('INTERNAL', 'Internal server error.');
+}
+
+const unavailable = (): RenderedError => ({
+  body: {
+    code: 'INTERNAL',
+    message: 'A dependency is briefly unavailable; retry with backoff.',
+    status: 503,
+  },
+  headers: { 'Retry-After': '1' },
+});
+
+/** The database (or another dependency) could not be reached: a 503 the client may retry, not a 500. */
+export function isDependencyDown(err: unknown): boolean {
+  const e = err as { name?: string; code?: string; message?: string } | null;
+  if (!e) return false;
+  return (
+    e.name === 'DependencyUnavailableError' ||
+    e.name === 'ConnectionException' ||
+    e.code === 'ECONNREFUSED' ||
+    e.code === 'ECONNRESET' ||
+    e.code === '57P01' || // admin shutdown
+    /Timeout acquiring a connection|Connection terminated/i.test(e.message ?? '')
+  );
+}
+
+function fromStatus(status: number): RenderedError {
+  if (status === 404) return plain('NOT_FOUND', 'No such endpoint.');
+  if (status === 413) return plain('PAYLOAD_TOO_LARGE', 'The body is larger than 5 MB.');
+  if (status === 415) return plain('UNSUPPORTED_MEDIA_TYPE', 'Send application/json.');
+  if (status === 401) return plain('UNAUTHENTICATED', 'A valid credential is required.');
+  if (status === 403) return plain('FORBIDDEN', 'You do not have access to this.');
+  if (status === 429) return plain('RATE_LIMITED', 'Too many requests.');
+  if (status >= 400 && status < 500) return plain('BAD_REQUEST', 'The request is invalid.');
+  if (status === 502 || status === 503) return unavailable();
+  return plain('INTERNAL', 'Internal server error.');
+}

@@ -1,0 +1,22 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { jsonBodiesOnly } from './body-rules';
+import { serveOpenApi } from './openapi';
+import { requestId } from './request-id.middleware';
+
+export const BODY_LIMIT = '5mb';
+
+/**
+ * Steps 1-2 of the pipeline, shared by main.ts and the tests: request id first (so even a 413
+ * carries one), then the JSON-only rule, then the one body parser with the 5 MB limit.
+ * Create the app with `{ bodyParser: false }`.
+ */
+export function configureHttpApp(app: NestExpressApplication): NestExpressApplication {
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestId);
+  app.use(jsonBodiesOnly);
+  app.useBodyParser('json', { limit: BODY_LIMIT, type: 'application/json' });
+  app.enableShutdownHooks();
+  serveOpenApi(app);
+  return app;
+}

@@ -1,0 +1,61 @@
+import { Type } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type as ToType } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+interface LimitRange {
+  max: number;
+  default: number;
+}
+
+export interface PageQuery {
+  page: number;
+  limit: number;
+}
+
+export interface OffsetQuery {
+  offset: number;
+  limit: number;
+}
+
+/** Query DTO for page-number paging with the route's own limit range (spec Limits table). */
+export function PageQueryDto(range: LimitRange): Type<PageQuery> {
+  class PageQueryDtoClass implements PageQuery {
+    @ApiPropertyOptional({ minimum: 1, default: 1 })
+    @IsOptional()
+    @ToType(() => Number)
+    @IsInt()
+    @Min(1)
+    page: number = 1;
+
+    @ApiPropertyOptional({ minimum: 1, maximum: range.max, default: range.default })
+    @IsOptional()
+    @ToType(() => Number)
+    @IsInt()
+    @Min(1)
+    @Max(range.max)
+    limit: number = range.default;
+  }
+  return PageQueryDtoClass;
+}
+
+/** Query DTO for offset paging with the route's own limit range. */
+export function OffsetQueryDto(range: LimitRange): Type<OffsetQuery> {
+  class OffsetQueryDtoClass implements OffsetQuery {
+    @ApiPropertyOptional({ minimum: 0, default: 0 })
+    @IsOptional()
+    @ToType(() => Number)
+    @IsInt()
+    @Min(0)
+    offset: number = 0;
+
+    @ApiPropertyOptional({ minimum: 1, maximum: range.max, default: range.default })
+    @IsOptional()
+    @ToType(() => Number)
+    @IsInt()
+    @Min(1)
+    @Max(range.max)
+    limit: number = range.default;
+  }
+  return OffsetQueryDtoClass;
+}

@@ -1,0 +1,30 @@
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { validationFailed } from './domain-error';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A uuid path parameter; anything else is 400 VALIDATION_FAILED naming the parameter. */
+@Injectable()
+export class UuidParam implements PipeTransform<string, string> {
+  transform(value: string, metadata: ArgumentMetadata): string {
+    if (!UUID.test(value))
+      throw validationFailed([
+        { path: metadata.data ?? 'id', message: `${metadata.data ?? 'id'} must be a UUID` },
+      ]);
+    return value.toLowerCase();
+  }
+}
+
+/** An integer path parameter (lead ids); anything else is 400 VALIDATION_FAILED. */
+@Injectable()
+export class IntParam implements PipeTransform<string, number> {
+  transform(value: string, metadata: ArgumentMetadata): number {
+    const n = Number(value);
+    if (!/^\d{1,15}$/.test(value) || !Number.isSafeInteger(n) || n < 1) {
+      throw validationFailed([
+        { path: metadata.data ?? 'id', message: `${metadata.data ?? 'id'} must be a positive integer` },
+      ]);
+    }
+    return n;
+  }
+}

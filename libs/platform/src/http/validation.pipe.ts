@@ -1,0 +1,44 @@
+import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { validationFailed } from './domain-error';
+import { ValidationIssue } from './error-codes';
+
+/** Nested class-validator errors as `[{ path, message }]`, paths dotted (`lanes.0.name`). */
+export function flattenValidationErrors(errors: ValidationError[], parent = ''): ValidationIssue[] {
+  return errors.flatMap((error) => {
+    const path = parent ? `${parent}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map((message) => ({ path, message }));
+    return [...own, ...flattenValidationErrors(error.children ?? [], path)];
+  });
+}
+
+/**
+ * The one validation pipe: transforms to DTO classes, drops unknown fields and query parameters
+ * (spec: ignored, not rejected), and refuses with 400 VALIDATION_FAILED + `details.issues`.
+ */
+@Injectable()
+export class RequestValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      transform: true,
+      whitelist: true,
+      forbidNonWhitelisted: false,
+      stopAtFirstError: true,
+      exceptionFactory: (errors) => validationFailed(flattenValidationErrors(errors)),
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const isDto = typeof metadata.metatype === 'function' && !this.isPrimitiveOrBuiltin(metadata.metatype);
+    if (metadata.type === 'body' && isDto) {
+      if (value === undefined) value = {};
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw validationFailed([{ path: '', message: 'body must be a JSON object' }]);
+      }
+    }
+    return super.transform(value, metadata);
+  }
+
+  private isPrimitiveOrBuiltin(metatype: unknown): boolean {
+    return [String, Boolean, Number, Array, Object].includes(metatype as never);
+  }
+}

@@ -1,0 +1,53 @@
+import {
+  DynamicModule,
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { Clock } from '../db/clock';
+import { PeriodicJobRegistry } from './periodic';
+
+/** Single-node mode (no REDIS_URL): the API runs every periodic job on its own timer. */
+@Injectable()
+export class InProcessJobRunner implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly log = new Logger('Jobs');
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly registry: PeriodicJobRegistry,
+    private readonly clock: Clock,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    for (const job of this.registry.all()) {
+      const timer = setInterval(() => {
+        job
+          .run(this.clock.now())
+          .catch((err: unknown) => this.log.error({ job: job.name, err: String(err) }, 'job failed'));
+      }, job.everyMs);
+      timer.unref();
+      this.timers.push(timer);
+    }
+  }
+
+  onApplicationShutdown(): void {
+    this.timers.forEach(clearInterval);
+    this.timers = [];
+  }
+}
+
+@Module({})
+export class JobsModule {
+  /** `inProcess` false (REDIS_URL set): apps/worker runs the jobs; the API only discovers them. */
+  static forRoot(options: { inProcess: boolean }): DynamicModule {
+    return {
+      module: JobsModule,
+      imports: [DiscoveryModule],
+      providers: [PeriodicJobRegistry, ...(options.inProcess ? [InProcessJobRunner] : [])],
+      exports: [PeriodicJobRegistry],
+    };
+  }
+}
