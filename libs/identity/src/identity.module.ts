@@ -1,6 +1,11 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
-import { ApiKeyAuthenticator, SessionAuthenticator, unauthenticated } from '@app/platform';
+import { ApiKeyAuthenticator, SessionAuthenticator } from '@app/platform';
+import { DbApiKeyAuthenticator } from './application/api-key-authenticator';
+import { ApiKeyCache } from './application/api-key-cache';
+import { ApiKeysService } from './application/api-keys.service';
+import { KeyUsageRecorder } from './application/key-usage.recorder';
+import { PeopleQueries } from './application/people.queries';
 import { AccountsService } from './application/accounts.service';
 import { IdentityCleanupService } from './application/identity-cleanup.service';
 import { MembersService } from './application/members.service';
@@ -9,6 +14,7 @@ import { PasswordHasher } from './application/password-hasher';
 import { DbSessionAuthenticator } from './application/session-authenticator';
 import { TagsService } from './application/tags.service';
 import { TeamsService } from './application/teams.service';
+import { ApiKey } from './domain/api-key.entity';
 import { Invitation } from './domain/invitation.entity';
 import { Membership } from './domain/membership.entity';
 import { Organization } from './domain/organization.entity';
@@ -16,21 +22,17 @@ import { Session } from './domain/session.entity';
 import { Tag } from './domain/tag.entity';
 import { Team } from './domain/team.entity';
 import { User } from './domain/user.entity';
+import { ApiKeysController } from './http/api-keys.controller';
 import { AuthController } from './http/auth.controller';
 import { OrganizationController } from './http/organization.controller';
+import { PeopleController } from './http/people.controller';
 import { TagsController } from './http/tags.controller';
 
-export const IDENTITY_ENTITIES = [Organization, User, Membership, Session, Invitation, Team, Tag];
-
-class NoApiKeys extends ApiKeyAuthenticator {
-  async authenticate(): Promise<never> {
-    throw unauthenticated('Unknown API key.');
-  }
-}
+export const IDENTITY_ENTITIES = [Organization, User, Membership, Session, Invitation, Team, Tag, ApiKey];
 
 @Module({
   imports: [MikroOrmModule.forFeature(IDENTITY_ENTITIES)],
-  controllers: [AuthController, OrganizationController, TagsController],
+  controllers: [AuthController, OrganizationController, TagsController, ApiKeysController, PeopleController],
   providers: [
     AccountsService,
     MembersService,
@@ -39,10 +41,16 @@ class NoApiKeys extends ApiKeyAuthenticator {
     OrganizationsService,
     IdentityCleanupService,
     PasswordHasher,
+    ApiKeysService,
+    ApiKeyCache,
+    KeyUsageRecorder,
+    PeopleQueries,
     { provide: SessionAuthenticator, useClass: DbSessionAuthenticator },
-    { provide: ApiKeyAuthenticator, useClass: NoApiKeys },
+    { provide: ApiKeyAuthenticator, useClass: DbApiKeyAuthenticator },
   ],
   exports: [
+    ApiKeysService,
+    KeyUsageRecorder,
     AccountsService,
     MembersService,
     TeamsService,

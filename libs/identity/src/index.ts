@@ -6,3 +6,6 @@ export * from './application/organizations.service';
 export * from './application/tags.service';
 export * from './application/teams.service';
 export * from './application/views';
+export * from './application/api-keys.service';
+export * from './application/key-usage.recorder';
+export * from './domain/api-key.entity';

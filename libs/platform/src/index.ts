@@ -24,3 +24,5 @@ export * from './config/logging.module';
 export * from './jobs/periodic';
 export * from './jobs/in-process-jobs';
 export * from './db/embedded-postgres';
+export * from './http/rate-limit/rate-limit.guard';
+export * from './http/rate-limit/rate-limit.store';

@@ -6,6 +6,7 @@ import { Membership } from '../domain/membership.entity';
 import { Session } from '../domain/session.entity';
 import { normalizeEmail, User } from '../domain/user.entity';
 import { cappedResult, ListResult } from '@app/platform';
+import { ApiKeyCache } from './api-key-cache';
 import { MemberView, memberView } from './views';
 
 export const MEMBERS_CAP = 100;
@@ -16,6 +17,7 @@ export class MembersService {
   constructor(
     private readonly em: EntityManager,
     private readonly clock: Clock,
+    private readonly keyCache: ApiKeyCache,
   ) {}
 
   /** Up to 100 members, by name (spec: members up to 100 with `hasMore`). */
@@ -76,6 +78,7 @@ export class MembersService {
     if (membership.role === 'admin' && role !== 'admin') await this.refuseLastAdmin(actor.organizationId);
     membership.changeRole(role, this.clock.now());
     await this.em.flush();
+    this.keyCache.invalidateOwner(userId);
     return memberView(await this.em.findOneOrFail(User, userId), membership);
   }
 
@@ -92,8 +95,11 @@ export class MembersService {
         .execute(
           `update teams set member_ids = array_remove(member_ids, ?), updated_at = ? where organization_id = ? and ? = any(member_ids)`,
           [userId, now, actor.organizationId, userId],
+          'all',
+          em.getTransactionContext(),
         );
     });
+    this.keyCache.invalidateOwner(userId); // spec rule 6: their keys stop
   }
 
   private async findMembership(actor: Principal, userId: string): Promise<Membership> {

@@ -2,6 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { Clock, notFound } from '@app/platform';
 import { Organization } from '../domain/organization.entity';
+import { ApiKeyCache } from './api-key-cache';
 
 export interface OrganizationState {
   id: string;
@@ -23,12 +24,14 @@ export class OrganizationsService {
   constructor(
     private readonly em: EntityManager,
     private readonly clock: Clock,
+    private readonly keyCache: ApiKeyCache,
   ) {}
 
   async setPlan(organizationId: string, active: boolean): Promise<OrganizationState> {
     const org = await this.find(organizationId);
     org.setPlan(active, this.clock.now());
     await this.em.flush();
+    this.keyCache.invalidateOrganization(org.id);
     return state(org);
   }
 
@@ -36,6 +39,7 @@ export class OrganizationsService {
     const org = await this.find(organizationId);
     org.setDisabled(disabled, this.clock.now());
     await this.em.flush();
+    this.keyCache.invalidateOrganization(org.id);
     return state(org);
   }
 

@@ -34,6 +34,8 @@ export interface ApiKeyPrincipal extends PrincipalBase {
   prefixHint: string | null;
   scopes: Scope[];
   expiresAt: Date | null;
+  /** Raised per key by operators; scales all three rate windows. */
+  rateLimitPerMinute: number | null;
 }
 
 export interface SessionPrincipal extends PrincipalBase {

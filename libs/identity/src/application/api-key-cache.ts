@@ -1,0 +1,110 @@
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import Redis from 'ioredis';
+import { AppConfig, type Role, type Scope } from '@app/platform';
+
+/** What the door needs to know about a key, its owner and its agency: one row, one query. */
+export interface KeyFacts {
+  id: string;
+  organizationId: string;
+  name: string;
+  prefixHint: string | null;
+  legacy: boolean;
+  system: boolean;
+  scopes: Scope[];
+  allowedOrigins: string[];
+  rateLimitPerMinute: number | null;
+  ownerId: string | null;
+  lineageCreatedAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  rotatedToId: string | null;
+  graceUntil: Date | null;
+  /** The owner's current role; null when the owner is not (or no longer) in the agency. */
+  ownerRole: Role | null;
+  planActive: boolean;
+  organizationDisabled: boolean;
+}
+
+const TTL_MS = 5_000; // far inside the spec's 5-minute rule for owners who leave
+const MAX_ENTRIES = 10_000;
+const CHANNEL = 'api-key-cache:invalidate';
+
+type Invalidation = { kind: 'key' | 'owner' | 'organization'; id: string };
+
+/**
+ * A small in-process cache in front of the key lookup. A revoke, a narrow, a role change or a
+ * plan switch invalidates it at once here and, with REDIS_URL, in every other API process.
+ */
+@Injectable()
+export class ApiKeyCache implements OnModuleInit, OnApplicationShutdown {
+  private readonly log = new Logger('ApiKeyCache');
+  private readonly entries = new Map<string, { facts: KeyFacts; at: number }>();
+  private publisher?: Redis;
+  private subscriber?: Redis;
+
+  constructor(private readonly config: AppConfig) {}
+
+  async onModuleInit(): Promise<void> {
+    if (!this.config.redisUrl) return;
+    this.publisher = new Redis(this.config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    this.subscriber = new Redis(this.config.redisUrl, { lazyConnect: true });
+    for (const client of [this.publisher, this.subscriber])
+      client.on('error', (err) => this.log.warn(String(err)));
+    await Promise.all([this.publisher.connect(), this.subscriber.connect()]).catch((err) =>
+      this.log.warn(String(err)),
+    );
+    this.subscriber.on('message', (_channel, message: string) =>
+      this.apply(JSON.parse(message) as Invalidation),
+    );
+    await this.subscriber.subscribe(CHANNEL).catch((err) => this.log.warn(String(err)));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.publisher?.disconnect();
+    this.subscriber?.disconnect();
+  }
+
+  get(secretHash: string, nowMs: number = Date.now()): KeyFacts | undefined {
+    const entry = this.entries.get(secretHash);
+    if (!entry) return undefined;
+    if (nowMs - entry.at > TTL_MS) {
+      this.entries.delete(secretHash);
+      return undefined;
+    }
+    return entry.facts;
+  }
+
+  set(secretHash: string, facts: KeyFacts, nowMs: number = Date.now()): void {
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(secretHash, { facts, at: nowMs });
+  }
+
+  invalidateKey(keyId: string): void {
+    this.broadcast({ kind: 'key', id: keyId });
+  }
+
+  invalidateOwner(userId: string): void {
+    this.broadcast({ kind: 'owner', id: userId });
+  }
+
+  invalidateOrganization(organizationId: string): void {
+    this.broadcast({ kind: 'organization', id: organizationId });
+  }
+
+  private broadcast(invalidation: Invalidation): void {
+    this.apply(invalidation);
+    this.publisher?.publish(CHANNEL, JSON.stringify(invalidation)).catch((err) => this.log.warn(String(err)));
+  }
+
+  private apply({ kind, id }: Invalidation): void {
+    for (const [hash, { facts }] of this.entries) {
+      const hit =
+        kind === 'key'
+          ? facts.id === id
+          : kind === 'owner'
+            ? facts.ownerId === id
+            : facts.organizationId === id;
+      if (hit) this.entries.delete(hash);
+    }
+  }
+}

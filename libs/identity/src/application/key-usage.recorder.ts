@@ -1,0 +1,77 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+
+interface Usage {
+  count: number;
+  at: Date;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+const FLUSH_EVERY_MS = 10_000; // spec: usage fields may lag about 30 seconds
+
+/**
+ * Usage fields are gathered in memory and written in one statement every few seconds: never a
+ * write per request on the hot path.
+ */
+@Injectable()
+export class KeyUsageRecorder implements OnModuleInit, OnApplicationShutdown {
+  private readonly log = new Logger('KeyUsage');
+  private pending = new Map<string, Usage>();
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly em: EntityManager) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(
+      () => void this.flush().catch((err) => this.log.warn(String(err))),
+      FLUSH_EVERY_MS,
+    );
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush().catch((err) => this.log.warn(String(err)));
+  }
+
+  record(keyId: string, at: Date, ip: string | undefined, userAgent: string | undefined): void {
+    const usage = this.pending.get(keyId);
+    if (usage) {
+      usage.count += 1;
+      usage.at = at;
+      usage.ip = ip ?? usage.ip;
+      usage.userAgent = userAgent ?? usage.userAgent;
+    } else {
+      this.pending.set(keyId, { count: 1, at, ip: ip ?? null, userAgent: userAgent?.slice(0, 512) ?? null });
+    }
+  }
+
+  /** Writes everything gathered so far in one UPDATE. */
+  async flush(): Promise<number> {
+    if (this.pending.size === 0) return 0;
+    const batch = this.pending;
+    this.pending = new Map();
+    const rows = [...batch].map(([id, u]) => ({
+      id,
+      count: u.count,
+      at: u.at.toISOString(),
+      ip: u.ip,
+      agent: u.userAgent,
+    }));
+    await this.em
+      .fork()
+      .getConnection()
+      .execute(
+        `update api_keys k
+            set usage_count = k.usage_count + u.count,
+                last_used_at = greatest(k.last_used_at, u.at),
+                last_used_ip = coalesce(u.ip, k.last_used_ip),
+                last_used_user_agent = coalesce(u.agent, k.last_used_user_agent)
+           from json_to_recordset(?::json) as u(id uuid, count int, at timestamptz, ip text, agent text)
+          where k.id = u.id`,
+        [JSON.stringify(rows)],
+      );
+    return batch.size;
+  }
+}

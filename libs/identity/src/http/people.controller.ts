@@ -1,0 +1,39 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { ApiKeyPrincipal, CurrentPrincipal, Principal, RequireScopes } from '@app/platform';
+import { PeopleQueries } from '../application/people.queries';
+
+/** Identity and people on `/v1`. */
+@ApiTags('v1: identity and people')
+@Controller('v1')
+export class PeopleController {
+  constructor(private readonly people: PeopleQueries) {}
+
+  /** Any valid key with an owner; `entitled` is false when the plan is off. */
+  @Get('me')
+  @RequireScopes()
+  me(@CurrentPrincipal() actor: ApiKeyPrincipal) {
+    return this.people.me(actor);
+  }
+
+  /** Up to 100 members with `hasMore`. */
+  @Get('members')
+  @RequireScopes('crm:read')
+  members(@CurrentPrincipal() actor: Principal) {
+    return this.people.members(actor);
+  }
+
+  /** Archived teams omitted. */
+  @Get('teams')
+  @RequireScopes('crm:read')
+  teams(@CurrentPrincipal() actor: Principal) {
+    return this.people.teams(actor);
+  }
+
+  /** Archived tags omitted. */
+  @Get('tags')
+  @RequireScopes('crm:read')
+  tags(@CurrentPrincipal() actor: Principal) {
+    return this.people.tags(actor);
+  }
+}
