@@ -38,7 +38,7 @@ export class TestApp {
       .overrideProvider(Clock)
       .useValue(clock)
       .compile();
-    const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, logger: false });
+    const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, rawBody: true, logger: false });
     configureHttpApp(app);
     await app.init();
     return new TestApp(app, request(app.getHttpServer()), clock, app.get(MikroORM));

@@ -8,6 +8,7 @@ import {
   JobsModule,
   LoggingModule,
 } from '@app/platform';
+import { CrmModule } from '@app/crm';
 import { IdentityModule } from '@app/identity';
 
 /** The HTTP app: the platform pipeline and every context's controllers. */
@@ -21,6 +22,7 @@ export class ApiModule {
         LoggingModule,
         DatabaseModule.forRoot(),
         IdentityModule,
+        CrmModule,
         JobsModule.forRoot({ inProcess: !config.redisUrl }),
       ],
       controllers: [HealthController],

@@ -9,6 +9,7 @@ async function bootstrap(): Promise<void> {
   const config = AppConfig.fromEnv();
   const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), {
     bodyParser: false,
+    rawBody: true, // idempotency compares the exact body bytes
     bufferLogs: true,
   });
   app.useLogger(app.get(Logger));

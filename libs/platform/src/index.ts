@@ -26,3 +26,5 @@ export * from './jobs/in-process-jobs';
 export * from './db/embedded-postgres';
 export * from './http/rate-limit/rate-limit.guard';
 export * from './http/rate-limit/rate-limit.store';
+export * from './http/idempotency/idempotency.interceptor';
+export * from './http/idempotency/idempotency.store';

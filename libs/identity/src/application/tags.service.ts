@@ -61,6 +61,13 @@ export class TagsService {
     return tagView(tag, 0);
   }
 
+  /** Which of `tagIds` are live tags of the agency (for setting a lead's tags). */
+  async liveTagIds(organizationId: string, tagIds: string[]): Promise<Set<string>> {
+    if (tagIds.length === 0) return new Set();
+    const tags = await this.em.find(Tag, { organizationId, id: { $in: tagIds }, archivedAt: null }, { fields: ['id'] });
+    return new Set(tags.map((tag) => tag.id));
+  }
+
   private async findEditable(actor: Principal, tagId: string): Promise<Tag> {
     const tag = await this.em.findOne(Tag, {
       id: tagId,

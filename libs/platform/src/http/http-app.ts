@@ -8,7 +8,7 @@ export const BODY_LIMIT = '5mb';
 /**
  * Steps 1-2 of the pipeline, shared by main.ts and the tests: request id first (so even a 413
  * carries one), then the JSON-only rule, then the one body parser with the 5 MB limit.
- * Create the app with `{ bodyParser: false }`.
+ * Create the app with `{ bodyParser: false, rawBody: true }` (idempotency reads the raw bytes).
  */
 export function configureHttpApp(app: NestExpressApplication): NestExpressApplication {
   app.disable('x-powered-by');

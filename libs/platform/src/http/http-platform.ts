@@ -1,8 +1,10 @@
 import { Provider } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AccessGuard } from '../auth/access.guard';
 import { AppConfig } from '../config/app-config';
 import { NoBodyGuard } from './body-rules';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
+import { IdempotencyStore } from './idempotency/idempotency.store';
 import { ErrorEnvelopeFilter } from './error-envelope.filter';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from './rate-limit/rate-limit.store';
@@ -18,6 +20,8 @@ export const HTTP_PLATFORM_PROVIDERS: Provider[] = [
   { provide: APP_GUARD, useClass: NoBodyGuard },
   { provide: APP_GUARD, useClass: AccessGuard },
   { provide: APP_GUARD, useClass: RateLimitGuard },
+  { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+  IdempotencyStore,
   {
     provide: RateLimitStore,
     inject: [AppConfig],

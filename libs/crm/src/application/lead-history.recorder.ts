@@ -1,0 +1,72 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { Principal } from '@app/platform';
+import { CrmStatus, Lead } from '../domain/lead.entity';
+import { LeadHistory } from '../domain/lead-history.entity';
+
+/**
+ * History rows for changes made through the API (source `api`). Persisted with the change
+ * itself, so both land in the same flush.
+ */
+@Injectable()
+export class LeadHistoryRecorder {
+  constructor(private readonly em: EntityManager) {}
+
+  created(actor: Principal, lead: Lead, now: Date): void {
+    this.add(
+      actor,
+      lead.id,
+      'lead-created',
+      { source: 'api', leadGroupName: lead.leadGroup, crmStatus: lead.crmStatus },
+      now,
+    );
+    if (lead.assigneeIds.length > 0)
+      this.assigneeChange(actor, lead.id, { added: lead.assigneeIds, removed: [] }, now);
+  }
+
+  statusChange(actor: Principal, leadId: number, from: CrmStatus, to: CrmStatus, now: Date): void {
+    if (from === to) return;
+    this.add(actor, leadId, 'status-change', { from, to, changedBy: actor.userId, source: 'api' }, now);
+  }
+
+  assigneeChange(
+    actor: Principal,
+    leadId: number,
+    change: { added: string[]; removed: string[] },
+    now: Date,
+  ): void {
+    if (change.added.length === 0 && change.removed.length === 0) return;
+    this.add(
+      actor,
+      leadId,
+      'assignee-change',
+      { addedUserIds: change.added, removedUserIds: change.removed, changedBy: actor.userId, source: 'api' },
+      now,
+    );
+  }
+
+  task(
+    actor: Principal,
+    leadId: number,
+    taskId: string,
+    action: 'created' | 'completed' | 'reopened',
+    now: Date,
+  ): void {
+    this.add(actor, leadId, 'task', { taskId, action }, now);
+  }
+
+  private add(
+    actor: Principal,
+    leadId: number,
+    type: LeadHistory['type'],
+    payload: Record<string, unknown>,
+    now: Date,
+  ): void {
+    this.em.persist(
+      new LeadHistory(
+        { organizationId: actor.organizationId, leadId, type, payload, source: 'api', actorId: actor.userId },
+        now,
+      ),
+    );
+  }
+}

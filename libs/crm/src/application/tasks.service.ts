@@ -1,0 +1,173 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { cappedResult, Clock, forbidden, isAdmin, ListResult, notFound, Principal } from '@app/platform';
+import { Lead } from '../domain/lead.entity';
+import { Task, TaskStatus } from '../domain/task.entity';
+import { parseDueDate } from './due-date';
+import { LeadAccess } from './lead-access';
+import { LeadHistoryRecorder } from './lead-history.recorder';
+
+export const TASKS_CAP = 500;
+
+export interface TaskView {
+  id: string;
+  leadId: number;
+  assigneeIds: string[];
+  createdBy: string;
+  title: string;
+  description: string | null;
+  dueDate: string | null;
+  status: TaskStatus;
+  completedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const taskView = (task: Task): TaskView => ({
+  id: task.id,
+  leadId: Number(task.leadId),
+  assigneeIds: task.assigneeIds,
+  createdBy: task.createdBy,
+  title: task.title,
+  description: task.description,
+  dueDate: task.dueDate?.toISOString() ?? null,
+  status: task.status,
+  completedAt: task.completedAt?.toISOString() ?? null,
+  createdAt: task.createdAt.toISOString(),
+  updatedAt: task.updatedAt.toISOString(),
+});
+
+export interface CreateTask {
+  leadId: number;
+  title: string;
+  description?: string | null;
+  dueDate?: string | null;
+  assigneeIds?: string[];
+  teamIds?: string[];
+}
+
+export interface ChangeTask {
+  title?: string;
+  description?: string | null;
+  dueDate?: string | null;
+  status?: TaskStatus;
+  assigneeIds?: string[];
+  teamIds?: string[];
+}
+
+const byDue = { dueDate: 'asc nulls last', createdAt: 'desc', id: 'desc' } as const;
+
+@Injectable()
+export class TasksService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly access: LeadAccess,
+    private readonly history: LeadHistoryRecorder,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * With `leadId`: the lead's tasks. Without: at most 500 tasks the caller created or is on;
+   * no agency-wide list, even for admins.
+   */
+  async list(
+    actor: Principal,
+    query: { leadId?: number; status?: TaskStatus },
+  ): Promise<ListResult<TaskView>> {
+    if (query.leadId !== undefined) {
+      await this.access.reachableLead(actor, query.leadId);
+      const tasks = await this.em.find(
+        Task,
+        { leadId: query.leadId, organizationId: actor.organizationId },
+        { orderBy: byDue, limit: TASKS_CAP + 1 },
+      );
+      return cappedResult(tasks.map(taskView), TASKS_CAP);
+    }
+    const tasks = await this.em.find(
+      Task,
+      {
+        organizationId: actor.organizationId,
+        $or: [{ createdBy: actor.userId }, { assigneeIds: { $contains: [actor.userId] } }],
+        ...(query.status ? { status: query.status } : {}),
+      },
+      { orderBy: byDue, limit: TASKS_CAP + 1 },
+    );
+    return cappedResult(tasks.map(taskView), TASKS_CAP);
+  }
+
+  /** The owner defaults to the key's person; assignees must be in the agency. */
+  async create(actor: Principal, input: CreateTask): Promise<TaskView> {
+    await this.access.reachableLead(actor, input.leadId);
+    const named = (input.assigneeIds?.length ?? 0) + (input.teamIds?.length ?? 0) > 0;
+    const assigneeIds = named
+      ? await this.access.resolvePeople(actor, input.assigneeIds ?? [], input.teamIds ?? [])
+      : [actor.userId];
+    const now = this.clock.now();
+    const task = new Task(
+      {
+        organizationId: actor.organizationId,
+        leadId: input.leadId,
+        createdBy: actor.userId,
+        title: input.title,
+        description: input.description,
+        dueDate: input.dueDate ? parseDueDate(input.dueDate) : null,
+        assigneeIds,
+      },
+      now,
+    );
+    this.em.persist(task);
+    this.history.task(actor, input.leadId, task.id, 'created', now);
+    await this.em.flush();
+    return taskView(task);
+  }
+
+  /** The creator, anyone on it, or an admin; assignees and teams by admins only. */
+  async change(actor: Principal, taskId: string, changes: ChangeTask): Promise<TaskView> {
+    const task = await this.manageableTask(actor, taskId);
+    if ((changes.assigneeIds !== undefined || changes.teamIds !== undefined) && !isAdmin(actor)) {
+      throw forbidden('Only an admin can change who is on a task.');
+    }
+    const dueDate =
+      changes.dueDate === undefined
+        ? undefined
+        : changes.dueDate === null
+          ? null
+          : parseDueDate(changes.dueDate);
+    const people =
+      changes.assigneeIds !== undefined || changes.teamIds !== undefined
+        ? await this.access.resolvePeople(actor, changes.assigneeIds ?? [], changes.teamIds ?? [])
+        : undefined;
+    const now = this.clock.now();
+    task.edit({ title: changes.title, description: changes.description, dueDate }, now);
+    if (people) task.setAssignees(people, now);
+    if (changes.status && task.setStatus(changes.status, now)) {
+      this.history.task(
+        actor,
+        task.leadId,
+        task.id,
+        changes.status === 'completed' ? 'completed' : 'reopened',
+        now,
+      );
+    }
+    await this.em.flush();
+    return taskView(task);
+  }
+
+  async delete(actor: Principal, taskId: string): Promise<void> {
+    const task = await this.manageableTask(actor, taskId);
+    await this.em.remove(task).flush();
+  }
+
+  /** 404 `Task not found.` unless the caller reaches the lead or is on the task; 403 unless they may manage it. */
+  private async manageableTask(actor: Principal, taskId: string): Promise<Task> {
+    const admin = isAdmin(actor);
+    const task = await this.em.findOne(Task, { id: taskId, organizationId: actor.organizationId });
+    if (!task) throw notFound('Task');
+    if (!admin && !task.isManageableBy(actor.userId, false)) {
+      const lead = await this.em.findOne(Lead, { id: task.leadId, organizationId: actor.organizationId });
+      if (!lead?.isReachableBy(actor.userId, false)) throw notFound('Task');
+      throw forbidden('Only the task owner, someone on it, or an admin can change it.');
+    }
+    return task;
+  }
+}

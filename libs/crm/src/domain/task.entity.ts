@@ -1,0 +1,93 @@
+import { ArrayType, BigIntType, Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { v7 as uuidv7 } from 'uuid';
+
+export const TASK_STATUSES = ['pending', 'completed'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+@Entity({ tableName: 'tasks' })
+export class Task {
+  @PrimaryKey({ type: 'uuid' })
+  id: string = uuidv7();
+
+  @Property({ type: 'uuid' })
+  organizationId: string;
+
+  @Property({ type: new BigIntType('number') })
+  leadId: number;
+
+  @Property({ type: ArrayType })
+  assigneeIds: string[] = [];
+
+  @Property({ type: 'uuid' })
+  createdBy: string;
+
+  @Property({ type: 'text' })
+  title: string;
+
+  @Property({ type: 'text', nullable: true })
+  description: string | null = null;
+
+  @Property({ type: 'datetime', nullable: true })
+  dueDate: Date | null = null;
+
+  @Property({ type: 'text' })
+  status: TaskStatus = 'pending';
+
+  @Property({ type: 'datetime', nullable: true })
+  completedAt: Date | null = null;
+
+  @Property({ type: 'datetime' })
+  createdAt: Date;
+
+  @Property({ type: 'datetime' })
+  updatedAt: Date;
+
+  constructor(
+    props: {
+      organizationId: string;
+      leadId: number;
+      createdBy: string;
+      title: string;
+      description?: string | null;
+      dueDate?: Date | null;
+      assigneeIds: string[];
+    },
+    now: Date,
+  ) {
+    this.organizationId = props.organizationId;
+    this.leadId = props.leadId;
+    this.createdBy = props.createdBy;
+    this.title = props.title;
+    this.description = props.description ?? null;
+    this.dueDate = props.dueDate ?? null;
+    this.assigneeIds = [...new Set(props.assigneeIds)];
+    this.createdAt = now;
+    this.updatedAt = now;
+  }
+
+  /** Its creator, anyone on it ("owner, teammate on it"), or an admin (INTERFACES.md). */
+  isManageableBy(userId: string, admin: boolean): boolean {
+    return admin || this.createdBy === userId || this.assigneeIds.includes(userId);
+  }
+
+  edit(changes: { title?: string; description?: string | null; dueDate?: Date | null }, now: Date): void {
+    if (changes.title !== undefined) this.title = changes.title;
+    if (changes.description !== undefined) this.description = changes.description;
+    if (changes.dueDate !== undefined) this.dueDate = changes.dueDate;
+    this.updatedAt = now;
+  }
+
+  /** Returns whether the status changed; back to pending clears completedAt. */
+  setStatus(status: TaskStatus, now: Date): boolean {
+    if (status === this.status) return false;
+    this.status = status;
+    this.completedAt = status === 'completed' ? now : null;
+    this.updatedAt = now;
+    return true;
+  }
+
+  setAssignees(userIds: string[], now: Date): void {
+    this.assigneeIds = [...new Set(userIds)];
+    this.updatedAt = now;
+  }
+}

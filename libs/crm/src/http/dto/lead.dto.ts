@@ -1,0 +1,187 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+import { OffsetQueryDto, PageQueryDto } from '@app/platform';
+import { CRM_STATUSES, type CrmStatus } from '../../domain/lead.entity';
+
+/** `a`, `["a","b"]` or `a,b` (query strings: comma-separated or repeated) → string[]. */
+export const toList = ({ value }: { value: unknown }): unknown => {
+  if (value === undefined || value === null) return value;
+  const items = Array.isArray(value) ? value : [value];
+  return items.flatMap((item) =>
+    typeof item === 'string'
+      ? item
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [item],
+  );
+};
+
+const BCP47 = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+const statusMessage = { message: `crmStatus must be one of ${CRM_STATUSES.join(', ')}` };
+
+export class ListLeadsQueryDto extends PageQueryDto({ max: 100, default: 25 }) {
+  @ApiPropertyOptional({ maxLength: 200, description: 'First name, last name, full name, email or phone' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  search?: string;
+
+  @ApiPropertyOptional({ enum: CRM_STATUSES })
+  @IsOptional()
+  @IsIn(CRM_STATUSES, statusMessage)
+  crmStatus?: CrmStatus;
+
+  @ApiPropertyOptional({ type: [String], description: 'Admin only; comma-separated or repeated' })
+  @IsOptional()
+  @Transform(toList)
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsUUID('all', { each: true })
+  assigneeIds?: string[];
+}
+
+export class LeadCountsQueryDto {
+  @ApiPropertyOptional({ type: [String], description: 'Admin only; comma-separated or repeated' })
+  @IsOptional()
+  @Transform(toList)
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsUUID('all', { each: true })
+  assigneeIds?: string[];
+}
+
+export class CreateLeadDto {
+  @ApiProperty({ maxLength: 255 }) @IsString() @MaxLength(255) firstName: string;
+  @ApiProperty({ maxLength: 255 }) @IsString() @MaxLength(255) lastName: string;
+  @ApiProperty({ maxLength: 320 }) @IsString() @MaxLength(320) email: string;
+  @ApiProperty({ maxLength: 50 }) @IsString() @MaxLength(50) phoneNumber: string;
+
+  @ApiProperty({ enum: CRM_STATUSES })
+  @IsIn(CRM_STATUSES, statusMessage)
+  crmStatus: CrmStatus;
+
+  @ApiPropertyOptional({ maxLength: 255, nullable: true })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(255)
+  companyName?: string | null;
+
+  @ApiPropertyOptional({ example: 'en-GB', nullable: true, description: 'BCP 47' })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @Matches(BCP47, { message: 'language must be a BCP 47 tag like en-GB' })
+  language?: string | null;
+
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+    description: 'Admin only (a member may name only themselves)',
+  })
+  @IsOptional()
+  @Transform(toList)
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsUUID('all', { each: true })
+  assigneeIds?: string[];
+
+  @ApiPropertyOptional({
+    oneOf: [
+      { type: 'string', format: 'uuid' },
+      { type: 'array', items: { type: 'string', format: 'uuid' } },
+    ],
+    description: 'Admin only',
+  })
+  @IsOptional()
+  @Transform(toList)
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsUUID('all', { each: true })
+  teamIds?: string[];
+
+  @ApiPropertyOptional({ description: 'Admin only' })
+  @IsOptional()
+  @IsBoolean()
+  unassigned?: boolean;
+}
+
+const clearable = (max: number) => [
+  IsOptional(),
+  ValidateIf((_: unknown, v: unknown) => v !== null),
+  IsString(),
+  MaxLength(max),
+];
+const apply =
+  (decorators: PropertyDecorator[]): PropertyDecorator =>
+  (target, key) =>
+    decorators.forEach((d) => d(target, key));
+
+/** Any of the five; null or "" clears. */
+export class UpdateLeadDto {
+  @ApiPropertyOptional({ nullable: true, maxLength: 255 }) @apply(clearable(255)) firstName?: string | null;
+  @ApiPropertyOptional({ nullable: true, maxLength: 255 }) @apply(clearable(255)) lastName?: string | null;
+  @ApiPropertyOptional({ nullable: true, maxLength: 320 }) @apply(clearable(320)) email?: string | null;
+  @ApiPropertyOptional({ nullable: true, maxLength: 50 }) @apply(clearable(50)) phoneNumber?: string | null;
+  @ApiPropertyOptional({ nullable: true, maxLength: 255 }) @apply(clearable(255)) companyName?: string | null;
+}
+
+export class LeadStatusDto {
+  @ApiProperty({ enum: CRM_STATUSES })
+  @IsIn(CRM_STATUSES, statusMessage)
+  crmStatus: CrmStatus;
+}
+
+export class BulkLeadStatusDto extends LeadStatusDto {
+  @ApiProperty({ type: [Number], maxItems: 500 })
+  @IsArray()
+  @ArrayMaxSize(500)
+  @IsInt({ each: true })
+  @Min(1, { each: true })
+  leadIds: number[];
+}
+
+export class LeadTagsDto {
+  @ApiProperty({ type: [String], description: 'The full new set; [] clears' })
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsUUID('all', { each: true })
+  tagIds: string[];
+}
+
+export class LeadAssigneesDto {
+  @ApiProperty({ type: [String], description: '[] leaves the lead unassigned (replace)' })
+  @Transform(toList)
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsUUID('all', { each: true })
+  userIds: string[];
+
+  @ApiPropertyOptional({
+    oneOf: [
+      { type: 'string', format: 'uuid' },
+      { type: 'array', items: { type: 'string', format: 'uuid' } },
+    ],
+  })
+  @IsOptional()
+  @Transform(toList)
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsUUID('all', { each: true })
+  teamIds?: string[];
+}
+
+export class TimelineQueryDto extends OffsetQueryDto({ max: 100, default: 20 }) {}

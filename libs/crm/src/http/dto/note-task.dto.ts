@@ -1,0 +1,119 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+import { TASK_STATUSES, type TaskStatus } from '../../domain/task.entity';
+import { toList } from './lead.dto';
+
+export const NOTE_MAX = 100_000;
+
+export class NoteContentDto {
+  @ApiProperty({ minLength: 1, maxLength: NOTE_MAX })
+  @IsString()
+  @Length(1, NOTE_MAX)
+  content: string;
+}
+
+export class ListTasksQueryDto {
+  @ApiPropertyOptional({ type: Number })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  leadId?: number;
+
+  @ApiPropertyOptional({ enum: TASK_STATUSES, description: 'Without leadId only' })
+  @IsOptional()
+  @IsIn(TASK_STATUSES)
+  status?: TaskStatus;
+}
+
+const DUE_DATE_DOC = {
+  type: String,
+  nullable: true,
+  description: 'YYYY-MM-DD (midnight UTC) or an ISO 8601 timestamp with offset',
+};
+
+export class CreateTaskDto {
+  @ApiProperty() @IsInt() @Min(1) leadId: number;
+
+  @ApiProperty({ maxLength: 500 }) @IsString() @Length(1, 500) title: string;
+
+  @ApiPropertyOptional({ nullable: true, maxLength: 10_000 })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(10_000)
+  description?: string | null;
+
+  @ApiPropertyOptional(DUE_DATE_DOC)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  dueDate?: string | null;
+
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @Transform(toList)
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsUUID('all', { each: true })
+  assigneeIds?: string[];
+
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @Transform(toList)
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsUUID('all', { each: true })
+  teamIds?: string[];
+}
+
+export class ChangeTaskDto {
+  @ApiPropertyOptional({ maxLength: 500 }) @IsOptional() @IsString() @Length(1, 500) title?: string;
+
+  @ApiPropertyOptional({ nullable: true, maxLength: 10_000 })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(10_000)
+  description?: string | null;
+
+  @ApiPropertyOptional(DUE_DATE_DOC)
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  dueDate?: string | null;
+
+  @ApiPropertyOptional({ enum: TASK_STATUSES })
+  @IsOptional()
+  @IsIn(TASK_STATUSES)
+  status?: TaskStatus;
+
+  @ApiPropertyOptional({ type: [String], description: 'Admin only' })
+  @IsOptional()
+  @Transform(toList)
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsUUID('all', { each: true })
+  assigneeIds?: string[];
+
+  @ApiPropertyOptional({ type: [String], description: 'Admin only' })
+  @IsOptional()
+  @Transform(toList)
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsUUID('all', { each: true })
+  teamIds?: string[];
+}

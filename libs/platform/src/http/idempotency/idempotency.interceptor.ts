@@ -1,0 +1,133 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import {
+  CallHandler,
+  ExecutionContext,
+  HttpStatus,
+  Injectable,
+  Logger,
+  NestInterceptor,
+} from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
+import { Reflector } from '@nestjs/core';
+import { applyDecorators } from '@nestjs/common';
+import { ApiConflictResponse, ApiHeader } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { from, lastValueFrom, Observable } from 'rxjs';
+import { AuthedRequest } from '../../auth/access.decorators';
+import { sha256 } from '../../auth/secrets';
+import { Clock } from '../../db/clock';
+import { DomainError, validationFailed } from '../domain-error';
+import { ErrorEnvelopeView } from '../error-envelope.view';
+import { IdempotencyStore } from './idempotency.store';
+
+export interface IdempotencyOptions {
+  /** False for answers that carry a secret (spec rule 6): the key is then freed after success. */
+  storeResponse: boolean;
+}
+
+export const IDEMPOTENT = Reflector.createDecorator<IdempotencyOptions>();
+export const MAX_STORED_RESPONSE_BYTES = 512 * 1024;
+const HEADER_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** A creating POST that accepts `Idempotency-Key` (marked "Idem" in the spec). */
+export const Idempotent = (options: IdempotencyOptions = { storeResponse: true }) =>
+  applyDecorators(
+    IDEMPOTENT(options),
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        '1-255 visible ASCII characters; a retry with the same key and body replays the first answer.',
+    }),
+    ApiConflictResponse({
+      type: ErrorEnvelopeView,
+      description: 'IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_PROGRESS',
+    }),
+  );
+
+/**
+ * Step 7 of the pipeline, the spec's seven idempotency rules. The handler runs inside one
+ * transaction that also stores its answer, so a crash between the create and the answer can
+ * never let a retry create twice. 4xx/5xx free the key; a store that does not answer lets the
+ * request run unprotected.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  private readonly log = new Logger('Idempotency');
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly store: IdempotencyStore,
+    private readonly em: EntityManager,
+    private readonly clock: Clock,
+  ) {}
+
+  intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const options = this.reflector.get(IDEMPOTENT, ctx.getHandler());
+    const req = ctx.switchToHttp().getRequest<Request & AuthedRequest & { rawBody?: Buffer }>();
+    const header = req.headers['idempotency-key'];
+    if (!options || header === undefined || req.principal?.kind !== 'apiKey') return next.handle();
+    if (typeof header !== 'string' || !HEADER_PATTERN.test(header)) {
+      throw validationFailed([
+        { path: 'Idempotency-Key', message: 'must be 1-255 visible ASCII characters' },
+      ]);
+    }
+    const keyId = req.principal.keyId;
+    const statusCode =
+      this.reflector.get<number | undefined>(HTTP_CODE_METADATA, ctx.getHandler()) ?? HttpStatus.CREATED;
+    const requestHash = sha256(`${req.method} ${req.path}\n${req.rawBody?.toString('utf8') ?? ''}`);
+    const res = ctx.switchToHttp().getResponse<Response>();
+    return from(this.run({ keyId, key: header, requestHash, statusCode, options, res }, next));
+  }
+
+  private async run(
+    call: {
+      keyId: string;
+      key: string;
+      requestHash: string;
+      statusCode: number;
+      options: IdempotencyOptions;
+      res: Response;
+    },
+    next: CallHandler,
+  ): Promise<unknown> {
+    let claim;
+    try {
+      claim = await this.store.claim(call.keyId, call.key, call.requestHash, this.clock.now());
+    } catch (err) {
+      this.log.warn({ err: String(err) }, 'idempotency store unavailable; request runs unprotected');
+      return lastValueFrom(next.handle());
+    }
+    if (claim.kind === 'reused') {
+      throw new DomainError(
+        'IDEMPOTENCY_KEY_REUSED',
+        'This Idempotency-Key was used for a different request.',
+      );
+    }
+    if (claim.kind === 'in-progress') {
+      throw new DomainError(
+        'IDEMPOTENCY_KEY_IN_PROGRESS',
+        'A request with this Idempotency-Key is still running.',
+      );
+    }
+    if (claim.kind === 'replay') {
+      call.res.setHeader('Idempotent-Replayed', 'true');
+      return claim.body;
+    }
+    try {
+      return await this.em.transactional(async (em) => {
+        const body = await lastValueFrom(next.handle());
+        const serialized = JSON.stringify(body ?? null);
+        if (call.options.storeResponse && Buffer.byteLength(serialized) <= MAX_STORED_RESPONSE_BYTES) {
+          await this.store.complete(em, call.keyId, call.key, call.statusCode, serialized);
+        } else {
+          await this.store.release(call.keyId, call.key, em);
+        }
+        return body;
+      });
+    } catch (err) {
+      await this.store.release(call.keyId, call.key).catch((e) => this.log.warn(String(e)));
+      throw err;
+    }
+  }
+}
