@@ -1,0 +1,79 @@
+/**
+ * The SQL of the lead list, as pure functions: LeadsQueries runs it through MikroORM and the
+ * framework-free baseline server in bench/ runs the very same statements.
+ */
+
+export interface LeadListScope {
+  organizationId: string;
+  /** Set for a member: only leads they are assigned to. */
+  memberId: string | null;
+}
+
+export interface LeadListFilters {
+  search?: string;
+  crmStatus?: string;
+  assigneeIds?: string[];
+}
+
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/** Columns of a lead row, with the task figures and live tags computed per row (no N+1). */
+export const LEAD_COLUMNS = `
+  l.id, l.first_name, l.last_name, l.email, l.phone_number, l.language, l.company_name, l.crm_status,
+  l.assignee_ids, l.tag_ids, l.purchased_at, l.total_calls, l.last_call_at, l.lead_group, l.source,
+  l.lead_type, l.created_at,
+  (select count(*) from tasks t where t.lead_id = l.id and t.status = 'pending') as pending_tasks,
+  (select min(t.due_date) from tasks t where t.lead_id = l.id and t.status = 'pending') as next_task_due_at,
+  coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
+              from tags tg where tg.id = any(l.tag_ids) and tg.archived_at is null), '[]'::json) as tags`;
+
+const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+export const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
+
+/** The WHERE clause every lead read shares: agency, member visibility, filters. */
+export function leadWhere(scope: LeadListScope, filters: LeadListFilters): Statement {
+  const clauses = ['l.organization_id = ?'];
+  const params: unknown[] = [scope.organizationId];
+  if (scope.memberId) {
+    clauses.push('l.assignee_ids @> array[?]::uuid[]');
+    params.push(scope.memberId);
+  }
+  if (filters.assigneeIds?.length) {
+    clauses.push('l.assignee_ids && ?::uuid[]');
+    params.push(uuidArray(filters.assigneeIds));
+  }
+  if (filters.crmStatus) {
+    clauses.push('l.crm_status = ?');
+    params.push(filters.crmStatus);
+  }
+  if (filters.search) {
+    clauses.push(`l.search_text like ? escape '\\'`);
+    params.push(`%${escapeLike(filters.search.toLowerCase())}%`);
+  }
+  return { sql: clauses.join(' and '), params };
+}
+
+/** One page, newest first. */
+export function leadPageStatement(where: Statement, page: number, limit: number): Statement {
+  return {
+    sql: `select ${LEAD_COLUMNS} from leads l where ${where.sql} order by l.created_at desc, l.id desc limit ? offset ?`,
+    params: [...where.params, limit, (page - 1) * limit],
+  };
+}
+
+/** The exact total of the same filter. */
+export function leadCountStatement(where: Statement): Statement {
+  return { sql: `select count(*) as total from leads l where ${where.sql}`, params: where.params };
+}
+
+/** How many leads carry each tag shown on a page: one grouped query per page. */
+export function tagLeadCountsStatement(organizationId: string, tagIds: string[]): Statement {
+  return {
+    sql: `select t.tag_id, count(*) as n from leads l, unnest(l.tag_ids) as t(tag_id)
+           where l.organization_id = ? and l.tag_ids && ?::uuid[] and t.tag_id = any(?::uuid[]) group by t.tag_id`,
+    params: [organizationId, uuidArray(tagIds), uuidArray(tagIds)],
+  };
+}
