@@ -1,4 +1,4 @@
-import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { EntityManager, LockMode, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import {
   Clock,
@@ -90,30 +90,35 @@ export class AccountsService {
     };
   }
 
-  /** A new person joins with the invited role; a used or expired token answers 410. */
+  /**
+   * A new person joins with the invited role; a used or expired token answers 410. The invitation
+   * row stays locked until the person exists, so two calls with one token cannot both get past it.
+   */
   async acceptInvitation(input: AcceptInvitation): Promise<AuthView> {
-    const now = this.clock.now();
-    const invitation = await this.em.findOne(Invitation, { tokenHash: sha256(input.token) });
-    if (!invitation) throw unauthenticated('Unknown invitation.');
-    invitation.accept(now);
-    await this.refuseTakenEmail(invitation.email);
-    const organization = await this.em.findOneOrFail(Organization, invitation.organizationId);
-    const user = new User(
-      {
-        email: invitation.email,
-        passwordHash: await this.passwords.hash(input.password),
-        firstName: input.firstName,
-        lastName: input.lastName,
-      },
-      now,
-    );
-    const membership = new Membership(organization.id, user.id, invitation.role, now);
-    this.em.persist([user, membership]);
-    return this.openSession(user, organization, membership.role, now);
+    const passwordHash = await this.passwords.hash(input.password);
+    return this.em.transactional(async (em) => {
+      const now = this.clock.now();
+      const invitation = await em.findOne(
+        Invitation,
+        { tokenHash: sha256(input.token) },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      if (!invitation) throw unauthenticated('Unknown invitation.');
+      invitation.accept(now);
+      await this.refuseTakenEmail(invitation.email, em);
+      const organization = await em.findOneOrFail(Organization, invitation.organizationId);
+      const user = new User(
+        { email: invitation.email, passwordHash, firstName: input.firstName, lastName: input.lastName },
+        now,
+      );
+      const membership = new Membership(organization.id, user.id, invitation.role, now);
+      em.persist([user, membership]);
+      return this.openSession(user, organization, membership.role, now, em);
+    });
   }
 
-  private async refuseTakenEmail(email: string): Promise<void> {
-    if ((await this.em.count(User, { email: normalizeEmail(email) })) > 0) throw emailTaken();
+  private async refuseTakenEmail(email: string, em: EntityManager = this.em): Promise<void> {
+    if ((await em.count(User, { email: normalizeEmail(email) })) > 0) throw emailTaken();
   }
 
   /** Flushes everything persisted so far with the new session: one transaction per use-case. */
@@ -122,15 +127,16 @@ export class AccountsService {
     organization: Organization,
     role: Role,
     now: Date,
+    em: EntityManager = this.em,
   ): Promise<AuthView> {
     const token = randomToken(SESSION_TOKEN_PREFIX);
     const session = new Session(
       { tokenHash: sha256(token), userId: user.id, organizationId: organization.id },
       now,
     );
-    this.em.persist(session);
+    em.persist(session);
     try {
-      await this.em.flush();
+      await em.flush();
     } catch (err) {
       if (err instanceof UniqueConstraintViolationException) throw emailTaken();
       throw err;

@@ -1,8 +1,9 @@
-import { EntityManager } from '@mikro-orm/postgresql';
+import { EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { Clock, conflict, notFound, Principal, randomToken, sha256, type Role } from '@app/platform';
 import { Invitation } from '../domain/invitation.entity';
 import { Membership } from '../domain/membership.entity';
+import { Organization } from '../domain/organization.entity';
 import { Session } from '../domain/session.entity';
 import { normalizeEmail, User } from '../domain/user.entity';
 import { cappedResult, ListResult } from '@app/platform';
@@ -74,20 +75,22 @@ export class MembersService {
 
   /** Applies to the person's sessions and keys on their next call (INTERFACES.md). */
   async changeRole(actor: Principal, userId: string, role: Role): Promise<MemberView> {
-    const membership = await this.findMembership(actor, userId);
-    if (membership.role === 'admin' && role !== 'admin') await this.refuseLastAdmin(actor.organizationId);
-    membership.changeRole(role, this.clock.now());
-    await this.em.flush();
+    const membership = await this.em.transactional(async (em) => {
+      const found = await this.findMembershipLocked(em, actor, userId);
+      if (found.role === 'admin' && role !== 'admin') await this.refuseLastAdmin(em, actor.organizationId);
+      found.changeRole(role, this.clock.now());
+      return found;
+    });
     this.keyCache.invalidateOwner(userId);
     return memberView(await this.em.findOneOrFail(User, userId), membership);
   }
 
   /** The person leaves: their sessions end, they leave every team, their API keys stop (rule 6). */
   async remove(actor: Principal, userId: string): Promise<void> {
-    const membership = await this.findMembership(actor, userId);
-    if (membership.role === 'admin') await this.refuseLastAdmin(actor.organizationId);
     const now = this.clock.now();
     await this.em.transactional(async (em) => {
+      const membership = await this.findMembershipLocked(em, actor, userId);
+      if (membership.role === 'admin') await this.refuseLastAdmin(em, actor.organizationId);
       em.remove(membership);
       await em.nativeUpdate(Session, { userId, revokedAt: null }, { revokedAt: now });
       await em
@@ -102,15 +105,24 @@ export class MembersService {
     this.keyCache.invalidateOwner(userId); // spec rule 6: their keys stop
   }
 
-  private async findMembership(actor: Principal, userId: string): Promise<Membership> {
-    const membership = await this.em.findOne(Membership, { organizationId: actor.organizationId, userId });
+  /**
+   * Role changes and removals of one agency run one at a time (the organization row is locked), so
+   * two admins demoting or removing each other at once cannot leave the agency without an admin.
+   */
+  private async findMembershipLocked(
+    em: EntityManager,
+    actor: Principal,
+    userId: string,
+  ): Promise<Membership> {
+    await em.findOneOrFail(Organization, actor.organizationId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const membership = await em.findOne(Membership, { organizationId: actor.organizationId, userId });
     if (!membership) throw notFound('Member');
     return membership;
   }
 
   /** An agency always keeps one admin. */
-  private async refuseLastAdmin(organizationId: string): Promise<void> {
-    if ((await this.em.count(Membership, { organizationId, role: 'admin' })) <= 1) {
+  private async refuseLastAdmin(em: EntityManager, organizationId: string): Promise<void> {
+    if ((await em.count(Membership, { organizationId, role: 'admin' })) <= 1) {
       throw conflict('An organization needs at least one admin.');
     }
   }

@@ -11,6 +11,10 @@ export interface TeamChange {
   memberIds?: string[];
 }
 
+/** User ids are uuids, compared as the database returns them (lower case). */
+const lowerCased = (ids: string[] | null | undefined): string[] | undefined =>
+  ids === undefined ? undefined : (ids ?? []).map((id) => id.toLowerCase());
+
 @Injectable()
 export class TeamsService {
   constructor(
@@ -40,16 +44,18 @@ export class TeamsService {
   }
 
   async create(actor: Principal, input: TeamChange & { name: string }): Promise<TeamView> {
-    await this.refuseStrangers(actor, input.memberIds);
-    const team = new Team({ organizationId: actor.organizationId, ...input }, this.clock.now());
+    const memberIds = lowerCased(input.memberIds);
+    await this.refuseStrangers(actor, memberIds);
+    const team = new Team({ organizationId: actor.organizationId, ...input, memberIds }, this.clock.now());
     await this.em.persist(team).flush();
     return teamView(team);
   }
 
   async change(actor: Principal, teamId: string, input: TeamChange): Promise<TeamView> {
     const team = await this.find(actor, teamId);
-    await this.refuseStrangers(actor, input.memberIds);
-    team.change(input, this.clock.now());
+    const memberIds = lowerCased(input.memberIds);
+    await this.refuseStrangers(actor, memberIds);
+    team.change({ ...input, memberIds }, this.clock.now());
     await this.em.flush();
     return teamView(team);
   }

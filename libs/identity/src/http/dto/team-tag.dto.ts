@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   IsArray,
@@ -12,6 +12,9 @@ import {
 
 export const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
 const colorMessage = { message: 'color must be a hex color like #1E88E5' };
+
+/** May be left out, but not sent as null: `IsOptional` would let null through to a not-null column. */
+const IsOmittable = () => ValidateIf((_, value) => value !== undefined);
 
 export class CreateTeamDto {
   @ApiProperty({ maxLength: 80 })
@@ -33,7 +36,27 @@ export class CreateTeamDto {
   memberIds?: string[];
 }
 
-export class UpdateTeamDto extends PartialType(CreateTeamDto) {}
+/** `name` may be left out, never nulled; null clears `color`. */
+export class UpdateTeamDto {
+  @ApiPropertyOptional({ maxLength: 80 })
+  @IsOmittable()
+  @IsString()
+  @Length(1, 80)
+  name?: string;
+
+  @ApiPropertyOptional({ nullable: true, example: '#1E88E5' })
+  @IsOptional()
+  @ValidateIf((_, value) => value !== null)
+  @Matches(HEX_COLOR, colorMessage)
+  color?: string | null;
+
+  @ApiPropertyOptional({ type: [String], description: 'User ids of members of the organization' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(500)
+  @IsUUID('all', { each: true })
+  memberIds?: string[];
+}
 
 export class CreateTagDto {
   @ApiProperty({ maxLength: 50 })
@@ -47,7 +70,18 @@ export class CreateTagDto {
   color?: string;
 }
 
-export class UpdateTagDto extends PartialType(CreateTagDto) {}
+export class UpdateTagDto {
+  @ApiPropertyOptional({ maxLength: 50 })
+  @IsOmittable()
+  @IsString()
+  @Length(1, 50)
+  name?: string;
+
+  @ApiPropertyOptional({ example: '#6B7280' })
+  @IsOmittable()
+  @Matches(HEX_COLOR, colorMessage)
+  color?: string;
+}
 
 export class ListTagsQueryDto {
   @ApiPropertyOptional({ enum: ['true', 'false'], description: 'Include archived tags' })
