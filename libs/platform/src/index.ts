@@ -28,3 +28,4 @@ export * from './http/rate-limit/rate-limit.guard';
 export * from './http/rate-limit/rate-limit.store';
 export * from './http/idempotency/idempotency.interceptor';
 export * from './http/idempotency/idempotency.store';
+export * from './jobs/bullmq-jobs.module';

@@ -110,7 +110,7 @@ export class TasksService {
         createdBy: actor.userId,
         title: input.title,
         description: input.description,
-        dueDate: input.dueDate ? parseDueDate(input.dueDate) : null,
+        dueDate: input.dueDate == null ? null : parseDueDate(input.dueDate), // "" is not a date: 400
         assigneeIds,
       },
       now,

@@ -56,24 +56,7 @@ export class PeopleQueries {
   }
 
   /** Live tags, each with how many of the agency's leads carry it. */
-  async tags(actor: Principal) {
-    const { data, hasMore } = await this.tagsService.list(actor);
-    const counts = await this.leadCounts(
-      actor.organizationId,
-      data.map((tag) => tag.id),
-    );
-    return { data: data.map((tag) => ({ ...tag, leadCount: counts.get(tag.id) ?? 0 })), hasMore };
-  }
-
-  /** Leads per tag, over the whole agency (as on a lead's own tags); a read of the CRM's table. */
-  private async leadCounts(organizationId: string, tagIds: string[]): Promise<Map<string, number>> {
-    if (tagIds.length === 0) return new Map();
-    const rows = await this.em.getConnection().execute<{ tag_id: string; n: string }[]>(
-      `select t.tag_id, count(*) as n from leads l, unnest(l.tag_ids) as t(tag_id)
-        where l.organization_id = ? and l.tag_ids && ?::uuid[] and t.tag_id = any(?::uuid[])
-        group by t.tag_id`,
-      [organizationId, `{${tagIds.join(',')}}`, `{${tagIds.join(',')}}`],
-    );
-    return new Map(rows.map((row) => [row.tag_id, Number(row.n)]));
+  tags(actor: Principal) {
+    return this.tagsService.list(actor);
   }
 }

@@ -35,7 +35,11 @@ export class TagsService {
       { organizationId: actor.organizationId, ...(includeArchived ? {} : { archivedAt: null }) },
       { orderBy: { name: 'asc' } },
     );
-    return wholeList(tags.map((tag) => tagView(tag, 0)));
+    const counts = await this.leadCounts(
+      actor.organizationId,
+      tags.map((tag) => tag.id),
+    );
+    return wholeList(tags.map((tag) => tagView(tag, counts.get(tag.id) ?? 0)));
   }
 
   async create(actor: Principal, input: TagChange & { name: string }): Promise<TagView> {
@@ -51,21 +55,41 @@ export class TagsService {
     const tag = await this.findEditable(actor, tagId);
     tag.change(input, this.clock.now());
     await this.save(tag);
-    return tagView(tag, 0);
+    return tagView(tag, (await this.leadCounts(actor.organizationId, [tag.id])).get(tag.id) ?? 0);
   }
 
   async archive(actor: Principal, tagId: string): Promise<TagView> {
     const tag = await this.findEditable(actor, tagId);
     tag.archive(this.clock.now());
     await this.em.flush();
-    return tagView(tag, 0);
+    return tagView(tag, (await this.leadCounts(actor.organizationId, [tag.id])).get(tag.id) ?? 0);
   }
 
   /** Which of `tagIds` are live tags of the agency (for setting a lead's tags). */
   async liveTagIds(organizationId: string, tagIds: string[]): Promise<Set<string>> {
     if (tagIds.length === 0) return new Set();
-    const tags = await this.em.find(Tag, { organizationId, id: { $in: tagIds }, archivedAt: null }, { fields: ['id'] });
+    const tags = await this.em.find(
+      Tag,
+      { organizationId, id: { $in: tagIds }, archivedAt: null },
+      { fields: ['id'] },
+    );
     return new Set(tags.map((tag) => tag.id));
+  }
+
+  /**
+   * Leads per tag over the whole agency: one grouped read of the CRM's `leads.tag_ids` (GIN
+   * indexed). Read-only; the CRM owns the column.
+   */
+  private async leadCounts(organizationId: string, tagIds: string[]): Promise<Map<string, number>> {
+    if (tagIds.length === 0) return new Map();
+    const ids = `{${tagIds.join(',')}}`;
+    const rows = await this.em.execute<{ tag_id: string; n: string }[]>(
+      `select t.tag_id, count(*) as n from leads l, unnest(l.tag_ids) as t(tag_id)
+        where l.organization_id = ? and l.tag_ids && ?::uuid[] and t.tag_id = any(?::uuid[])
+        group by t.tag_id`,
+      [organizationId, ids, ids],
+    );
+    return new Map(rows.map((row) => [row.tag_id, Number(row.n)]));
   }
 
   private async findEditable(actor: Principal, tagId: string): Promise<Tag> {

@@ -22,13 +22,18 @@ export function toErrorBody(err: unknown): RenderedError {
   // Nest answers unknown paths and unsupported methods with NotFoundException; our code never throws it.
   if (err instanceof NotFoundException) return plain('NOT_FOUND', 'No such endpoint.');
   if (err instanceof HttpException) return fromStatus(err.getStatus());
-  // body-parser errors: plain errors carrying a status and a type
-  const parserError = err as { type?: string; status?: number } | null;
-  if (parserError?.type === 'entity.too.large')
-    return plain('PAYLOAD_TOO_LARGE', 'The body is larger than 5 MB.');
-  if (parserError?.type === 'entity.parse.failed') return plain('BAD_REQUEST', 'The body is not valid JSON.');
-  if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
-    return fromStatus(parserError.status);
+  // body-parser errors: plain errors carrying a status and a type (`http-errors`). Only these are
+  // trusted for a 4xx; any other error with a `status` (an HTTP client's, say) is our fault.
+  const parserError = err as { type?: unknown; status?: unknown } | null;
+  if (typeof parserError?.type === 'string' && typeof parserError.status === 'number') {
+    if (parserError.type === 'entity.too.large')
+      return plain('PAYLOAD_TOO_LARGE', 'The body is larger than 5 MB.');
+    if (parserError.type === 'entity.parse.failed')
+      return plain('BAD_REQUEST', 'The body is not valid JSON.');
+    // unsupported charset or encoding (415 from the parser) included: the body is not read, so 400
+    // (INTERFACES.md: 415 is only for upload routes)
+    if (parserError.status >= 400 && parserError.status < 500)
+      return plain('BAD_REQUEST', 'The body could not be read as JSON.');
   }
   if (isDependencyDown(err)) return unavailable();
   return plain('INTERNAL', 'Internal server error.');

@@ -1,7 +1,18 @@
 import { Type } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type as ToType } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+/**
+ * Query values arrive as strings: only plain decimal integers become numbers; anything else
+ * (`abc`, `0x10`, `1e2`, blank, a repeated parameter) stays invalid and fails `@IsInt`.
+ */
+const toInteger = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'number'
+    ? value
+    : typeof value === 'string' && /^[+-]?\d{1,15}$/.test(value)
+      ? Number(value)
+      : NaN;
 
 interface LimitRange {
   max: number;
@@ -23,14 +34,14 @@ export function PageQueryDto(range: LimitRange): Type<PageQuery> {
   class PageQueryDtoClass implements PageQuery {
     @ApiPropertyOptional({ minimum: 1, default: 1 })
     @IsOptional()
-    @ToType(() => Number)
+    @Transform(toInteger)
     @IsInt()
     @Min(1)
     page: number = 1;
 
     @ApiPropertyOptional({ minimum: 1, maximum: range.max, default: range.default })
     @IsOptional()
-    @ToType(() => Number)
+    @Transform(toInteger)
     @IsInt()
     @Min(1)
     @Max(range.max)
@@ -44,14 +55,14 @@ export function OffsetQueryDto(range: LimitRange): Type<OffsetQuery> {
   class OffsetQueryDtoClass implements OffsetQuery {
     @ApiPropertyOptional({ minimum: 0, default: 0 })
     @IsOptional()
-    @ToType(() => Number)
+    @Transform(toInteger)
     @IsInt()
     @Min(0)
     offset: number = 0;
 
     @ApiPropertyOptional({ minimum: 1, maximum: range.max, default: range.default })
     @IsOptional()
-    @ToType(() => Number)
+    @Transform(toInteger)
     @IsInt()
     @Min(1)
     @Max(range.max)

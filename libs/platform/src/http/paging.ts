@@ -29,9 +29,13 @@ export const pageResult = <T>(data: T[], page: number, limit: number, total: num
   total,
 });
 
-/** Offset paging: send `nextOffset` as the next `offset` while `hasMore`. */
+/**
+ * Offset paging: send `nextOffset` as the next `offset` while `hasMore`. The count and the read
+ * share no snapshot, so an empty page ends the list even when the count says more: otherwise the
+ * client would be sent back to the same offset for ever.
+ */
 export const offsetResult = <T>(data: T[], offset: number, total: number): OffsetResult<T> => {
-  const hasMore = offset + data.length < total;
+  const hasMore = data.length > 0 && offset + data.length < total;
   return { data, hasMore, nextOffset: hasMore ? offset + data.length : null, total };
 };
 

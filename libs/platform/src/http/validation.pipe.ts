@@ -28,6 +28,9 @@ export class RequestValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // path parameters are parsed by their own pipes (IntParam, UuidParam) from the raw text:
+    // Number('1e3') must not turn a malformed lead id into lead 1000
+    if (metadata.type === 'param' && this.isPrimitiveOrBuiltin(metadata.metatype)) return value;
     const isDto = typeof metadata.metatype === 'function' && !this.isPrimitiveOrBuiltin(metadata.metatype);
     if (metadata.type === 'body' && isDto) {
       if (value === undefined) value = {};

@@ -1,0 +1,81 @@
+import { BullModule, InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
+import { DynamicModule, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import type { Job, Queue } from 'bullmq';
+import { AppConfig, ConfigError } from '../config/app-config';
+import { Clock } from '../db/clock';
+import { JobsModule } from './in-process-jobs';
+import { PeriodicJobRegistry, QueueName } from './periodic';
+
+/** BullMQ's workers block on Redis and retry themselves: ioredis must not give up on a command. */
+export const bullmqConnection = (redisUrl: string) => ({ url: redisUrl, maxRetriesPerRequest: null });
+
+/** An adapter: the job name picks the `@Periodic` service method; unknown names fail the job. */
+@Processor(QueueName.Maintenance)
+export class MaintenanceProcessor extends WorkerHost {
+  constructor(
+    private readonly registry: PeriodicJobRegistry,
+    private readonly clock: Clock,
+  ) {
+    super();
+  }
+
+  async process(job: Job): Promise<unknown> {
+    return this.registry.byName(job.name).run(this.clock.now());
+  }
+}
+
+/** Registers every `@Periodic` job as a BullMQ job scheduler when the worker starts. */
+@Injectable()
+export class PeriodicJobScheduler implements OnApplicationBootstrap {
+  private readonly log = new Logger('Jobs');
+
+  constructor(
+    @InjectQueue(QueueName.Maintenance) private readonly queue: Queue,
+    private readonly registry: PeriodicJobRegistry,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const jobs = this.registry.all();
+    for (const job of jobs) {
+      // the job name is the scheduler's fixed id: a restart updates it, never adds a second one
+      await this.queue.upsertJobScheduler(
+        job.name,
+        { every: job.everyMs },
+        { name: job.name, opts: { removeOnComplete: 100, removeOnFail: 500 } },
+      );
+    }
+    // a job dropped from the code would otherwise fail on every tick
+    const known = new Set<string>(jobs.map((job) => job.name));
+    for (const scheduler of await this.queue.getJobSchedulers()) {
+      if (!known.has(scheduler.key)) await this.queue.removeJobScheduler(scheduler.key);
+    }
+    this.log.log(`scheduled ${jobs.map((job) => job.name).join(', ') || 'no jobs'}`);
+  }
+}
+
+/**
+ * The worker's side of the jobs (REDIS_URL set): BullMQ on Redis, the maintenance queue, its
+ * schedulers and processor. The API's side is `JobsModule.forRoot({ inProcess: false })`.
+ */
+@Module({})
+export class BullmqJobsModule {
+  /** `prefix` namespaces the Redis keys (BullMQ's default `bull`); tests use one per run. */
+  static forRoot(options: { prefix?: string } = {}): DynamicModule {
+    return {
+      module: BullmqJobsModule,
+      imports: [
+        JobsModule.forRoot({ inProcess: false }),
+        BullModule.forRootAsync({
+          inject: [AppConfig],
+          useFactory: (config: AppConfig) => {
+            if (!config.redisUrl) throw new ConfigError('REDIS_URL is required for BullMQ jobs.');
+            return { connection: bullmqConnection(config.redisUrl), ...(options.prefix ? { prefix: options.prefix } : {}) };
+          },
+        }),
+        BullModule.registerQueue({ name: QueueName.Maintenance }),
+      ],
+      providers: [MaintenanceProcessor, PeriodicJobScheduler],
+      exports: [BullModule],
+    };
+  }
+}
