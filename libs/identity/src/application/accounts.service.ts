@@ -105,16 +105,34 @@ export class AccountsService {
       );
       if (!invitation) throw unauthenticated('Unknown invitation.');
       invitation.accept(now);
-      await this.refuseTakenEmail(invitation.email, em);
       const organization = await em.findOneOrFail(Organization, invitation.organizationId);
-      const user = new User(
-        { email: invitation.email, passwordHash, firstName: input.firstName, lastName: input.lastName },
+      const user = await this.joiningPerson(
+        em,
+        invitation.email,
+        { passwordHash, firstName: input.firstName, lastName: input.lastName },
         now,
       );
       const membership = new Membership(organization.id, user.id, invitation.role, now);
       em.persist([user, membership]);
       return this.openSession(user, organization, membership.role, now, em);
     });
+  }
+
+  /**
+   * A new person, or one who left an agency coming back (same person id, new password and
+   * name). Someone still in an agency answers 409.
+   */
+  private async joiningPerson(
+    em: EntityManager,
+    email: string,
+    props: { passwordHash: string; firstName: string; lastName: string },
+    now: Date,
+  ): Promise<User> {
+    const existing = await em.findOne(User, { email: normalizeEmail(email) }, { populate: ['passwordHash'] });
+    if (!existing) return new User({ email, ...props }, now);
+    if ((await em.count(Membership, { userId: existing.id })) > 0) throw emailTaken();
+    existing.rejoin(props, now);
+    return existing;
   }
 
   private async refuseTakenEmail(email: string, em: EntityManager = this.em): Promise<void> {

@@ -32,6 +32,7 @@ interface KeyRow {
   revoked_at: Date | null;
   rotated_to_id: string | null;
   grace_until: Date | null;
+  owner_left_at: Date | null;
   owner_role: Role | null;
   plan_active: boolean;
   disabled: boolean;
@@ -53,7 +54,8 @@ const toFacts = (row: KeyRow): KeyFacts => ({
   revokedAt: row.revoked_at && new Date(row.revoked_at),
   rotatedToId: row.rotated_to_id,
   graceUntil: row.grace_until && new Date(row.grace_until),
-  ownerRole: row.owner_role,
+  // a key whose owner left stays dead even if the person is invited back later
+  ownerRole: row.owner_left_at ? null : row.owner_role,
   planActive: row.plan_active,
   organizationDisabled: row.disabled,
 });
@@ -126,7 +128,7 @@ export class DbApiKeyAuthenticator extends ApiKeyAuthenticator {
       rows = await this.em.getConnection().execute<KeyRow[]>(
         `select k.id, k.organization_id, k.name, k.prefix_hint, k.legacy, k.system, k.scopes, k.allowed_origins,
                 k.rate_limit_per_minute, k.created_by_id, k.lineage_created_at, k.expires_at, k.revoked_at,
-                k.rotated_to_id, k.grace_until, m.role as owner_role, o.plan_active, o.disabled
+                k.rotated_to_id, k.grace_until, k.owner_left_at, m.role as owner_role, o.plan_active, o.disabled
            from api_keys k
            join organizations o on o.id = k.organization_id
            left join memberships m on m.user_id = k.created_by_id and m.organization_id = k.organization_id

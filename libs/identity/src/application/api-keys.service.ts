@@ -329,7 +329,7 @@ export class ApiKeysService {
     const ownerState =
       status !== 'active' || !key.createdById
         ? 'unknown'
-        : ownersStillIn.has(key.createdById)
+        : ownersStillIn.has(key.createdById) && !key.ownerLeftAt
           ? 'member'
           : 'left';
     return {

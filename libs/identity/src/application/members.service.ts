@@ -47,9 +47,11 @@ export class MembersService {
     return new Set(memberships.map((m) => m.userId));
   }
 
+  /** A person who left an agency can be invited again; someone in an agency cannot. */
   async invite(actor: Principal, email: string, role: Role) {
     const now = this.clock.now();
-    if ((await this.em.count(User, { email: normalizeEmail(email) })) > 0) {
+    const existing = await this.em.findOne(User, { email: normalizeEmail(email) });
+    if (existing && (await this.em.count(Membership, { userId: existing.id })) > 0) {
       throw conflict('This email is already registered.');
     }
     const token = randomToken('svc_inv_');
@@ -93,14 +95,15 @@ export class MembersService {
       if (membership.role === 'admin') await this.refuseLastAdmin(em, actor.organizationId);
       em.remove(membership);
       await em.nativeUpdate(Session, { userId, revokedAt: null }, { revokedAt: now });
-      await em
-        .getConnection()
-        .execute(
-          `update teams set member_ids = array_remove(member_ids, ?), updated_at = ? where organization_id = ? and ? = any(member_ids)`,
-          [userId, now, actor.organizationId, userId],
-          'all',
-          em.getTransactionContext(),
-        );
+      await em.execute(
+        `update teams set member_ids = array_remove(member_ids, ?), updated_at = ? where organization_id = ? and ? = any(member_ids)`,
+        [userId, now, actor.organizationId, userId],
+      );
+      // their keys stay dead even if they are invited back later
+      await em.execute(
+        `update api_keys set owner_left_at = ?, updated_at = ? where organization_id = ? and created_by_id = ? and owner_left_at is null`,
+        [now, now, actor.organizationId, userId],
+      );
     });
     this.keyCache.invalidateOwner(userId); // spec rule 6: their keys stop
   }

@@ -42,6 +42,14 @@ export class User {
     this.updatedAt = now;
   }
 
+  /** Back in an agency after leaving one: new password and name, same person id. */
+  rejoin(props: { passwordHash: string; firstName: string; lastName: string }, now: Date): void {
+    this.passwordHash = props.passwordHash;
+    this.firstName = props.firstName;
+    this.lastName = props.lastName;
+    this.updatedAt = now;
+  }
+
   get fullName(): string {
     return `${this.firstName} ${this.lastName}`.trim();
   }
