@@ -25,7 +25,9 @@ async function listLeads(url) {
     pool.query(numbered(sql.leadCountStatement(where))),
   ]);
   const tagIds = [...new Set(rows.rows.flatMap((row) => row.tags.map((tag) => tag.id)))];
-  const counts = tagIds.length ? (await pool.query(numbered(sql.tagLeadCountsStatement(organizationId, tagIds)))).rows : [];
+  const counts = tagIds.length
+    ? (await pool.query(numbered(sql.tagLeadCountsStatement(organizationId, tagIds)))).rows
+    : [];
   const byTag = new Map(counts.map((c) => [c.tag_id, Number(c.n)]));
   const total = Number(count.rows[0].total);
   return {

@@ -9,9 +9,18 @@ async function main() {
   const api = await startApi({ databaseUrl: db.url, port: 3900 });
   try {
     const admin = await json(api.base, 'POST', '/auth/sign-up', {
-      body: { organizationName: 'Bench', email: 'bench@example.test', password: 'bench password 1', firstName: 'B', lastName: 'Ench' },
+      body: {
+        organizationName: 'Bench',
+        email: 'bench@example.test',
+        password: 'bench password 1',
+        firstName: 'B',
+        lastName: 'Ench',
+      },
     });
-    const key = await json(api.base, 'POST', '/api-keys', { token: admin.token, body: { name: 'bench', scopes: ['crm:read'] } });
+    const key = await json(api.base, 'POST', '/api-keys', {
+      token: admin.token,
+      body: { name: 'bench', scopes: ['crm:read'] },
+    });
     // the bench measures the door, not the 120/min budget
     await sql(db.url, 'update api_keys set rate_limit_per_minute = 100000000 where id = $1', [key.id]);
 
@@ -19,7 +28,10 @@ async function main() {
     await measure(`${api.base}/health`, { duration: 2 }); // warm-up
     await measure(`${api.base}/v1/me`, { duration: 2, headers: { authorization: `Bearer ${key.key}` } });
     const health = await measure(`${api.base}/health`, { duration });
-    const me = await measure(`${api.base}/v1/me`, { duration, headers: { authorization: `Bearer ${key.key}` } });
+    const me = await measure(`${api.base}/v1/me`, {
+      duration,
+      headers: { authorization: `Bearer ${key.key}` },
+    });
     const report = {
       connections: 10,
       durationSeconds: duration,

@@ -43,7 +43,14 @@ async function sql(url, text, params = []) {
 async function startApi({ databaseUrl, port }) {
   const child = spawn(process.execPath, [path.join(ROOT, 'dist/apps/api/src/main.js')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, MIGRATE_ON_START: 'true', LOG_LEVEL: 'warn', REDIS_URL: '' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      MIGRATE_ON_START: 'true',
+      LOG_LEVEL: 'warn',
+      REDIS_URL: '',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -79,7 +86,10 @@ async function measure(url, { connections = 10, duration = 10, headers = {} } = 
 async function json(base, method, route, { token, body } = {}) {
   const res = await fetch(base + route, {
     method,
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();

@@ -33,7 +33,11 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const orm = await MikroORM.init({ ...ormOptions(url.toString()), entities: [], discovery: { warnWhenNoEntities: false } });
+  const orm = await MikroORM.init({
+    ...ormOptions(url.toString()),
+    entities: [],
+    discovery: { warnWhenNoEntities: false },
+  });
   await orm.getMigrator().up();
   await orm.close();
   return {

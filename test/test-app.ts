@@ -17,7 +17,8 @@ export interface SignedIn {
 
 let counter = 0;
 /** A unique email per call, so tests never collide. */
-export const uniqueEmail = (label = 'person'): string => `${label}.${process.pid}.${Date.now()}.${++counter}@example.test`;
+export const uniqueEmail = (label = 'person'): string =>
+  `${label}.${process.pid}.${Date.now()}.${++counter}@example.test`;
 
 /**
  * The real ApiModule over HTTP on the run's database (test/global-setup.ts), with a clock tests
@@ -38,7 +39,11 @@ export class TestApp {
       .overrideProvider(Clock)
       .useValue(clock)
       .compile();
-    const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, rawBody: true, logger: false });
+    const app = moduleRef.createNestApplication<NestExpressApplication>({
+      bodyParser: false,
+      rawBody: true,
+      logger: false,
+    });
     configureHttpApp(app);
     await app.init();
     return new TestApp(app, request(app.getHttpServer()), clock, app.get(MikroORM));
@@ -65,18 +70,37 @@ export class TestApp {
   }
 
   /** A new agency and its admin, signed in. */
-  async signUp(overrides: Partial<{ organizationName: string; email: string; firstName: string; lastName: string }> = {}): Promise<SignedIn> {
+  async signUp(
+    overrides: Partial<{ organizationName: string; email: string; firstName: string; lastName: string }> = {},
+  ): Promise<SignedIn> {
     const email = overrides.email ?? uniqueEmail('admin');
     const password = 'correct horse battery';
     const res = await this.http
       .post('/auth/sign-up')
-      .send({ organizationName: 'Casa Agency', firstName: 'Ana', lastName: 'Admin', ...overrides, email, password })
+      .send({
+        organizationName: 'Casa Agency',
+        firstName: 'Ana',
+        lastName: 'Admin',
+        ...overrides,
+        email,
+        password,
+      })
       .expect(201);
-    return { token: res.body.token, userId: res.body.user.id, organizationId: res.body.organization.id, email, password };
+    return {
+      token: res.body.token,
+      userId: res.body.user.id,
+      organizationId: res.body.organization.id,
+      email,
+      password,
+    };
   }
 
   /** Invites a person with `role` into the admin's agency and accepts for them. */
-  async addMember(admin: SignedIn, role: 'admin' | 'member' = 'member', firstName = 'Mia'): Promise<SignedIn> {
+  async addMember(
+    admin: SignedIn,
+    role: 'admin' | 'member' = 'member',
+    firstName = 'Mia',
+  ): Promise<SignedIn> {
     const email = uniqueEmail(role);
     const password = 'member password 1';
     const invitation = await this.http
@@ -88,6 +112,12 @@ export class TestApp {
       .post('/auth/accept-invitation')
       .send({ token: invitation.body.token, password, firstName, lastName: 'Member' })
       .expect(201);
-    return { token: res.body.token, userId: res.body.user.id, organizationId: res.body.organization.id, email, password };
+    return {
+      token: res.body.token,
+      userId: res.body.user.id,
+      organizationId: res.body.organization.id,
+      email,
+      password,
+    };
   }
 }

@@ -1,4 +1,4 @@
-import { BullModule, InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
+import { BullModule, InjectQueue, OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DynamicModule, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
 import { AppConfig, ConfigError } from '../config/app-config';
@@ -12,6 +12,8 @@ export const bullmqConnection = (redisUrl: string) => ({ url: redisUrl, maxRetri
 /** An adapter: the job name picks the `@Periodic` service method; unknown names fail the job. */
 @Processor(QueueName.Maintenance)
 export class MaintenanceProcessor extends WorkerHost {
+  private readonly log = new Logger('Jobs');
+
   constructor(
     private readonly registry: PeriodicJobRegistry,
     private readonly clock: Clock,
@@ -21,6 +23,11 @@ export class MaintenanceProcessor extends WorkerHost {
 
   async process(job: Job): Promise<unknown> {
     return this.registry.byName(job.name).run(this.clock.now());
+  }
+
+  @OnWorkerEvent('failed')
+  onFailed(job: Job | undefined, err: Error): void {
+    this.log.error({ job: job?.name, id: job?.id, err: err.message }, 'job failed');
   }
 }
 
@@ -69,7 +76,10 @@ export class BullmqJobsModule {
           inject: [AppConfig],
           useFactory: (config: AppConfig) => {
             if (!config.redisUrl) throw new ConfigError('REDIS_URL is required for BullMQ jobs.');
-            return { connection: bullmqConnection(config.redisUrl), ...(options.prefix ? { prefix: options.prefix } : {}) };
+            return {
+              connection: bullmqConnection(config.redisUrl),
+              ...(options.prefix ? { prefix: options.prefix } : {}),
+            };
           },
         }),
         BullModule.registerQueue({ name: QueueName.Maintenance }),

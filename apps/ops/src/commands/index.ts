@@ -1,0 +1,17 @@
+import { keyRateCommand } from './key-rate.command';
+import { migrateCommand } from './migrate.command';
+import { OpsCommand } from './ops-command';
+import { orgCommand } from './org.command';
+import { planCommand } from './plan.command';
+import { seedDemoCommand } from './seed-demo.command';
+
+export * from './ops-command';
+
+/** Every operator command; a new one is a file in this folder plus a line here. */
+export const OPS_COMMANDS: OpsCommand[] = [
+  migrateCommand,
+  planCommand,
+  orgCommand,
+  keyRateCommand,
+  seedDemoCommand,
+];

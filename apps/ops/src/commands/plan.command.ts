@@ -1,0 +1,15 @@
+import { OrganizationsService, type OrganizationState } from '@app/identity';
+import { exactlyOne, OpsCommand, requiredString } from './ops-command';
+
+export const planCommand: OpsCommand<{ organizationId: string; active: boolean }, OrganizationState> = {
+  name: 'plan',
+  usage: '--org <organizationId> --active|--inactive',
+  summary: "switches the organization's plan (`entitled` in /v1/me)",
+  flags: { org: { type: 'string' }, active: { type: 'boolean' }, inactive: { type: 'boolean' } },
+  parse: (values) => ({
+    organizationId: requiredString(values, 'org'),
+    active: exactlyOne(values, { active: true, inactive: false }),
+  }),
+  run: (app, { organizationId, active }) => app.get(OrganizationsService).setPlan(organizationId, active),
+  describe: (org) => `Organization ${org.id} (${org.name}): plan ${org.planActive ? 'active' : 'inactive'}.`,
+};

@@ -1,0 +1,17 @@
+import { DemoAgency, DemoSeeder } from '../seed/demo-seeder';
+import { integerFlag, OpsCommand } from './ops-command';
+
+export const seedDemoCommand: OpsCommand<{ leads: number }, DemoAgency> = {
+  name: 'seed:demo',
+  usage: '[--leads N]',
+  summary: 'creates a demo agency (admin, two members, a team, tags, N leads with notes and tasks)',
+  flags: { leads: { type: 'string' } },
+  parse: (values) => ({ leads: integerFlag(values, 'leads', { min: 0, max: 1_000_000 }, 200) }),
+  run: (app, { leads }) => app.get(DemoSeeder).seed(leads),
+  describe: (agency) =>
+    [
+      `Demo agency ${agency.organizationId} with ${agency.leads} leads.`,
+      `Admin: ${agency.admin.email} / ${agency.admin.password}  key ${agency.admin.apiKey}`,
+      ...agency.members.map((m) => `Member: ${m.email} / ${m.password}  key ${m.apiKey}`),
+    ].join('\n'),
+};

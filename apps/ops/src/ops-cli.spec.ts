@@ -1,0 +1,65 @@
+import { PassThrough } from 'node:stream';
+import { OPS_COMMANDS, UsageError } from './commands';
+import { parseInvocation, runOps } from './ops-cli';
+
+const ORG = '0190a0a0-0000-7000-8000-000000000000';
+
+describe('parseInvocation', () => {
+  it('reads a command, its flags and --json', () => {
+    const invocation = parseInvocation(['plan', '--org', ORG, '--inactive', '--json']);
+    expect(invocation).toMatchObject({ json: true, input: { organizationId: ORG, active: false } });
+    expect(parseInvocation(['org', `--org=${ORG}`, '--enable'])).toMatchObject({
+      json: false,
+      input: { organizationId: ORG, disabled: false },
+    });
+    expect(parseInvocation(['migrate'])).toMatchObject({ json: false, input: undefined });
+  });
+
+  it.each([
+    [['nope'], /^unknown command "nope"; commands: migrate, plan, org\b/],
+    [['plan', '--active'], /^plan: --org is required/],
+    [['plan', '--org', ORG], /exactly one of --active, --inactive/],
+    [['plan', '--org', ORG, '--active', '--inactive'], /exactly one of --active, --inactive/],
+    [['org', '--org', ORG, '--disable', 'extra'], /extra/],
+    [['org', '--org', ORG, '--disable', '--force'], /--force/],
+    [['migrate', '--json=yes'], /--json/],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parseInvocation(argv)).toThrow(UsageError);
+    expect(() => parseInvocation(argv)).toThrow(message);
+  });
+
+  it('answers help for no command', () => {
+    expect(parseInvocation([])).toBe('help');
+    expect(parseInvocation(['--help'])).toBe('help');
+  });
+
+  it('has one command per name', () => {
+    const names = OPS_COMMANDS.map((c) => c.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+});
+
+describe('runOps', () => {
+  const capture = () => {
+    const stream = new PassThrough();
+    let text = '';
+    stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    return { stream, text: () => text };
+  };
+
+  it('prints usage on stdout for help and exits 0', async () => {
+    const out = capture();
+    const err = capture();
+    expect(await runOps([], {}, out.stream, err.stream)).toBe(0);
+    expect(out.text()).toContain('npm run ops -- plan --org <organizationId> --active|--inactive');
+    expect(err.text()).toBe('');
+  });
+
+  it('turns a configuration error into its one line and exit 1, before booting', async () => {
+    const out = capture();
+    const err = capture();
+    expect(await runOps(['migrate'], { PORT: 'abc' }, out.stream, err.stream)).toBe(1);
+    expect(out.text()).toBe('');
+    expect(err.text()).toMatch(/^Invalid configuration: PORT [^\n]*\n$/);
+  });
+});

@@ -1,0 +1,105 @@
+import { parseArgs } from 'node:util';
+import { MikroORM, RequestContext } from '@mikro-orm/core';
+import { ConsoleLogger, type LogLevel as NestLogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppConfig, ConfigError, DomainError } from '@app/platform';
+import { OPS_COMMANDS, OpsCommand, usageLine, UsageError } from './commands';
+import { OpsModule } from './ops.module';
+
+export interface Invocation {
+  command: OpsCommand;
+  input: unknown;
+  json: boolean;
+}
+
+export const usage = (commands: OpsCommand[] = OPS_COMMANDS): string =>
+  ['Usage:', ...commands.map((c) => `  ${usageLine(c).padEnd(72)} ${c.summary}`)].join('\n');
+
+/** Reads the command line before anything boots; `'help'` for no command, `help` or `--help`. */
+export function parseInvocation(argv: string[], commands: OpsCommand[] = OPS_COMMANDS): Invocation | 'help' {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') return 'help';
+  const command = commands.find((c) => c.name === name);
+  if (!command) {
+    throw new UsageError(`unknown command "${name}"; commands: ${commands.map((c) => c.name).join(', ')}`);
+  }
+  try {
+    const { values } = parseArgs({
+      args: rest,
+      options: { ...command.flags, json: { type: 'boolean' } },
+      strict: true,
+      allowPositionals: false,
+    });
+    const { json, ...flags } = values as Record<string, string | boolean | undefined>;
+    return { command, input: command.parse(flags), json: json === true };
+  } catch (err) {
+    const reason = err instanceof Error ? err.message.replace(/\s+/g, ' ') : String(err);
+    throw new UsageError(`${name}: ${reason} (usage: ${usageLine(command)})`);
+  }
+}
+
+/** Nest's console logger, but on stderr only: stdout carries the result (one JSON object with --json). */
+class StderrLogger extends ConsoleLogger {
+  protected override printMessages(
+    messages: unknown[],
+    context?: string,
+    logLevel?: NestLogLevel,
+    _stream?: 'stdout' | 'stderr',
+    errorStack?: unknown,
+  ): void {
+    super.printMessages(messages, context, logLevel, 'stderr', errorStack);
+  }
+}
+
+const nestLogLevels = (config: AppConfig): NestLogLevel[] =>
+  config.logLevel === 'silent'
+    ? []
+    : config.logLevel === 'debug' || config.logLevel === 'trace'
+      ? ['fatal', 'error', 'warn', 'log', 'debug', 'verbose']
+      : ['fatal', 'error', 'warn']; // the boot chatter ("embedded PostgreSQL ready") is not the operator's answer
+
+/** Boots the database and the contexts (no HTTP), makes the command's one call, closes. */
+export async function execute(invocation: Invocation, config: AppConfig): Promise<object> {
+  const levels = nestLogLevels(config);
+  const app = await NestFactory.createApplicationContext(OpsModule.forRoot(config), {
+    logger: levels.length > 0 ? new StderrLogger({ logLevels: levels }) : false,
+    abortOnError: false,
+  });
+  try {
+    // outside HTTP every unit of work opens its own context (the global one is disallowed)
+    return await RequestContext.create(app.get(MikroORM).em, () =>
+      invocation.command.run(app, invocation.input),
+    );
+  } finally {
+    await app.close();
+  }
+}
+
+/** The whole CLI: returns the exit status; the result goes to `out`, any failure as one line to `err`. */
+export async function runOps(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+): Promise<number> {
+  try {
+    const invocation = parseInvocation(argv);
+    if (invocation === 'help') {
+      out.write(`${usage()}\n`);
+      return 0;
+    }
+    const result = await execute(invocation, AppConfig.fromEnv(env));
+    out.write(`${invocation.json ? JSON.stringify(result) : invocation.command.describe(result)}\n`);
+    return 0;
+  } catch (error) {
+    err.write(`${failureLine(error)}\n`);
+    return 1;
+  }
+}
+
+function failureLine(error: unknown): string {
+  if (error instanceof UsageError || error instanceof ConfigError) return error.message;
+  if (error instanceof DomainError) return `${error.code}: ${error.message}`;
+  const message = error instanceof Error ? error.message : String(error);
+  return `ops failed: ${message.replace(/\s+/g, ' ').trim()}`;
+}

