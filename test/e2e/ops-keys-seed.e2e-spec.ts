@@ -1,0 +1,97 @@
+import { asKey, createKey } from '../api-keys.fixtures';
+import { childEnv, run } from '../child-process';
+import { TestApp } from '../test-app';
+
+const ops = (args: string[]) =>
+  run(
+    'npm',
+    ['run', 'ops', '--silent', '--', ...args],
+    childEnv({ DATABASE_URL: process.env.DATABASE_URL, REDIS_URL: undefined }),
+  );
+
+describe('npm run ops: key-rate and seed:demo', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await TestApp.start();
+  });
+  afterAll(() => t.stop());
+  beforeEach(() => t.resetRows());
+
+  it('key-rate raises a key’s per-minute limit and the windows scale with it', async () => {
+    const admin = await t.signUp();
+    const key = await createKey(t, admin, { scopes: ['crm:read'] });
+    const res = await ops(['key-rate', '--key', key.id, '--per-minute', '240', '--json']);
+    expect(res.status).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual({ id: key.id, rateLimitPerMinute: 240 });
+
+    const call = await asKey(t.http.get('/v1/me'), key.key).expect(200);
+    expect(call.headers['x-ratelimit-limit-short']).toBe('240');
+    expect(call.headers['x-ratelimit-limit-medium']).toBe('1200');
+    expect(call.headers['x-ratelimit-limit-long']).toBe('6000');
+  });
+
+  it('key-rate refuses an unknown key and a bad number with one line and exit 1', async () => {
+    const unknown = await ops([
+      'key-rate',
+      '--key',
+      '01a20000-0000-7000-8000-000000000000',
+      '--per-minute',
+      '10',
+    ]);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toContain('NOT_FOUND');
+
+    const bad = await ops(['key-rate', '--key', 'x', '--per-minute', 'zero']);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('--per-minute');
+  });
+
+  it('seed:demo makes an agency whose people and keys work, with leads, notes and tasks', async () => {
+    const res = await ops(['seed:demo', '--leads', '300', '--json']);
+    expect(res.status).toBe(0);
+    const agency = JSON.parse(res.stdout);
+    expect(agency).toMatchObject({
+      organizationId: expect.any(String),
+      admin: {
+        userId: expect.any(String),
+        email: expect.any(String),
+        password: expect.any(String),
+        apiKey: expect.stringMatching(/^svc_pk_/),
+      },
+      teamId: expect.any(String),
+      leads: 300,
+    });
+    expect(agency.members).toHaveLength(2);
+    expect(agency.tagIds).toHaveLength(4);
+
+    await t.http
+      .post('/auth/sign-in')
+      .send({ email: agency.admin.email, password: agency.admin.password })
+      .expect(200);
+    const me = await asKey(t.http.get('/v1/me'), agency.admin.apiKey).expect(200);
+    expect(me.body.role).toBe('admin');
+    expect(me.body.key.scopes).toEqual(
+      expect.arrayContaining(['crm:read', 'crm:write', 'properties:write', 'media:write']),
+    );
+    const memberMe = await asKey(t.http.get('/v1/me'), agency.members[0].apiKey).expect(200);
+    expect(memberMe.body.key.scopes).not.toContain('properties:write');
+
+    const leads = await asKey(t.http.get('/v1/leads?limit=5'), agency.admin.apiKey).expect(200);
+    expect(leads.body.total).toBe(300);
+    const languages = await t.orm.em
+      .getConnection()
+      .execute<{ n: string }[]>('select count(distinct language) as n from leads where organization_id = ?', [
+        agency.organizationId,
+      ]);
+    expect(Number(languages[0].n)).toBeGreaterThanOrEqual(5);
+    const [{ notes, tasks }] = await t.orm.em
+      .getConnection()
+      .execute<{ notes: string; tasks: string }[]>(
+        'select (select count(*) from notes where organization_id = ?) as notes, (select count(*) from tasks where organization_id = ?) as tasks',
+        [agency.organizationId, agency.organizationId],
+      );
+    expect(Number(notes)).toBeGreaterThan(0);
+    expect(Number(tasks)).toBeGreaterThan(0);
+  });
+});
