@@ -3,7 +3,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bullmq';
 import { Job, type Queue } from 'bullmq';
-import { AccountsService } from '@app/identity';
+import { AccountsService, ApiKeysService } from '@app/identity';
 import {
   AppConfig,
   DAY,
@@ -122,6 +122,49 @@ describe('apps/worker on BullMQ', () => {
     expect(job.failedReason).toBeUndefined();
     expect(job.returnvalue).toEqual({ sessions: 1, invitations: expect.any(Number) });
     expect(await sessions()).toEqual([{ n: 0 }]);
+  });
+
+  it('runs the key-owner check: a key whose owner left is marked', async () => {
+    const em = app.get(MikroORM).em;
+    const signedUp = await RequestContext.create(em, () =>
+      app.get(AccountsService).signUp({
+        organizationName: 'Owner Check Agency',
+        email: uniqueEmail('owner'),
+        password: 'correct horse battery',
+        firstName: 'Ow',
+        lastName: 'Ner',
+      }),
+    );
+    const actor = {
+      kind: 'session' as const,
+      sessionId: 'test',
+      userId: signedUp.user.id,
+      organizationId: signedUp.organization.id,
+      role: 'admin' as const,
+      planActive: true,
+      expiresAt: new Date(Date.now() + HOUR),
+    };
+    const key = await RequestContext.create(em, () =>
+      app.get(ApiKeysService).create(actor, { name: 'owner check', scopes: ['crm:read'] }),
+    );
+    // the owner leaves outside the members route (which marks keys itself): only the job notices
+    await em.fork().getConnection().execute('delete from memberships where user_id = ?', [signedUp.user.id]);
+    const ownerLeftAt = async () =>
+      (
+        await em
+          .fork()
+          .getConnection()
+          .execute<{ owner_left_at: Date | null }[]>('select owner_left_at from api_keys where id = ?', [
+            key.id,
+          ])
+      )[0].owner_left_at;
+    expect(await ownerLeftAt()).toBeNull();
+
+    const added = await queue.add(JobName.CheckKeyOwners, {});
+    const job = await settled(queue, added.id as string);
+    expect(job.failedReason).toBeUndefined();
+    expect(job.returnvalue.marked).toBeGreaterThanOrEqual(1);
+    expect(await ownerLeftAt()).not.toBeNull();
   });
 
   it('fails a job whose name has no handler instead of completing it', async () => {

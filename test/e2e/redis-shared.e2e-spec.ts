@@ -1,0 +1,107 @@
+import { Controller, Get, Post } from '@nestjs/common';
+import { RequireScopes, SharedRateLimit } from '@app/platform';
+import { asKey, asSession, createKey, sql } from '../api-keys.fixtures';
+import { ProbeApp } from '../probe-app';
+import { TestApp } from '../test-app';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+
+describe('two API processes sharing Redis', () => {
+  let one: TestApp;
+  let two: TestApp;
+  beforeAll(async () => {
+    one = await TestApp.start({ REDIS_URL });
+    two = await TestApp.start({ REDIS_URL });
+  });
+  afterAll(async () => {
+    await one.stop();
+    await two.stop();
+  });
+  beforeEach(() => one.resetRows());
+
+  it('count one budget per key and endpoint across both processes', async () => {
+    const admin = await one.signUp();
+    const key = await createKey(one, admin, { scopes: ['crm:read'] });
+    await sql(one, 'update api_keys set rate_limit_per_minute = 2 where id = ?', [key.id]);
+    await asKey(one.http.get('/v1/me'), key.key).expect(200);
+    const second = await asKey(two.http.get('/v1/me'), key.key).expect(200);
+    expect(second.headers['x-ratelimit-remaining-short']).toBe('0');
+    const third = await asKey(one.http.get('/v1/me'), key.key).expect(429);
+    expect(third.body.error.code).toBe('RATE_LIMITED');
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('stop a revoked key at once in the other process too (cache invalidated through Redis)', async () => {
+    const admin = await one.signUp();
+    const key = await createKey(one, admin, { scopes: ['crm:read'] });
+    await asKey(two.http.get('/v1/me'), key.key).expect(200); // now cached in process two
+    await asSession(one.http.delete(`/api-keys/${key.id}`), admin).expect(200);
+    for (let i = 0; i < 50; i++) {
+      const res = await asKey(two.http.get('/v1/me'), key.key);
+      if (res.status === 401) return;
+      await new Promise((resolve) => setTimeout(resolve, 20)); // pub/sub delivery, well under the 5 s cache
+    }
+    throw new Error('process two still accepts the revoked key');
+  });
+});
+
+@Controller('v1/probe-search')
+class SearchProbeController {
+  @Post('a')
+  @RequireScopes('crm:read')
+  @SharedRateLimit('search')
+  a() {
+    return { ok: true };
+  }
+
+  @Get('b')
+  @RequireScopes('crm:read')
+  @SharedRateLimit('search')
+  b() {
+    return { ok: true };
+  }
+}
+
+describe('the shared search limit', () => {
+  let probe: ProbeApp;
+  beforeAll(async () => {
+    probe = await ProbeApp.start([SearchProbeController]);
+  });
+  afterAll(() => probe.stop());
+
+  const keyFor = async (token: string) => {
+    const res = await probe.http
+      .post('/api-keys')
+      .auth(token, { type: 'bearer' })
+      .send({ name: 'k', scopes: ['crm:read'] });
+    return res.body.key as string;
+  };
+
+  it('allows 30 calls a minute per key across every route that shares it', async () => {
+    const key = await keyFor(await probe.sessionToken());
+    for (let i = 0; i < 15; i++)
+      await probe.http.post('/v1/probe-search/a').auth(key, { type: 'bearer' }).expect(201);
+    for (let i = 0; i < 15; i++)
+      await probe.http.get('/v1/probe-search/b').auth(key, { type: 'bearer' }).expect(200);
+    const over = await probe.http.get('/v1/probe-search/b').auth(key, { type: 'bearer' }).expect(429);
+    expect(over.body.error.code).toBe('RATE_LIMITED');
+    expect(over.headers['retry-after']).toBeDefined();
+    expect(over.headers['x-ratelimit-reset']).toBeDefined();
+  });
+
+  it('allows 30 calls a minute per organization across its keys', async () => {
+    const token = await probe.sessionToken();
+    const first = await keyFor(token);
+    const second = await keyFor(token);
+    for (let i = 0; i < 30; i++) {
+      await probe.http
+        .get('/v1/probe-search/b')
+        .auth(i % 2 ? first : second, { type: 'bearer' })
+        .expect(200);
+    }
+    await probe.http.get('/v1/probe-search/b').auth(first, { type: 'bearer' }).expect(429);
+    // another agency has its own budget
+    const other = await keyFor(await probe.sessionToken());
+    await probe.http.get('/v1/probe-search/b').auth(other, { type: 'bearer' }).expect(200);
+  });
+});
