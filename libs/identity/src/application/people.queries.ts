@@ -1,8 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { ApiKeyPrincipal, Principal } from '@app/platform';
-import { Organization } from '../domain/organization.entity';
-import { User } from '../domain/user.entity';
 import { MembersService } from './members.service';
 import { TagsService } from './tags.service';
 import { TeamsService } from './teams.service';
@@ -17,14 +15,18 @@ export class PeopleQueries {
     private readonly tagsService: TagsService,
   ) {}
 
+  /** One plain query: integrators call this to check a key, so it stays cheap. */
   async me(actor: ApiKeyPrincipal) {
-    const [user, organization] = await Promise.all([
-      this.em.findOneOrFail(User, actor.userId),
-      this.em.findOneOrFail(Organization, actor.organizationId),
-    ]);
+    const [row] = await this.em.execute<
+      { first_name: string; last_name: string; email: string; org_name: string }[]
+    >(
+      `select u.first_name, u.last_name, u.email, o.name as org_name
+         from users u, organizations o where u.id = ? and o.id = ?`,
+      [actor.userId, actor.organizationId],
+    );
     return {
-      user: { id: user.id, name: user.fullName, email: user.email },
-      organization: { id: organization.id, name: organization.name },
+      user: { id: actor.userId, name: `${row.first_name} ${row.last_name}`.trim(), email: row.email },
+      organization: { id: actor.organizationId, name: row.org_name },
       role: actor.role,
       entitled: actor.planActive,
       key: {
