@@ -22,7 +22,7 @@ async function listLeads(url) {
   const where = sql.leadWhere({ organizationId, memberId: null }, { search });
   const [rows, count] = await Promise.all([
     pool.query(numbered(sql.leadPageStatement(where, page, limit))),
-    pool.query(numbered(sql.leadCountStatement(where))),
+    pool.query(numbered(sql.leadTotalStatement({ organizationId, memberId: null }, { search }))),
   ]);
   const tagIds = [...new Set(rows.rows.flatMap((row) => row.tags.map((tag) => tag.id)))];
   const counts = tagIds.length

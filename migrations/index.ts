@@ -1,12 +1,14 @@
 import { Migration20261122000000_identity } from './Migration20261122000000_identity';
 import { Migration20261122010000_api_keys } from './Migration20261122010000_api_keys';
 import { Migration20261122020000_crm_core } from './Migration20261122020000_crm_core';
+import { Migration20261122030000_lead_counters } from './Migration20261122030000_lead_counters';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
   Migration20261122000000_identity,
   Migration20261122010000_api_keys,
   Migration20261122020000_crm_core,
+  Migration20261122030000_lead_counters,
 ].map((migration) => ({
   name: migration.name,
   class: migration,

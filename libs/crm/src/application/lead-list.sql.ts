@@ -64,16 +64,26 @@ export function leadPageStatement(where: Statement, page: number, limit: number)
   };
 }
 
-/** The exact total of the same filter. */
-export function leadCountStatement(where: Statement): Statement {
+/**
+ * The exact total of the same filter. An agency-wide list (no member scope, search or assignee
+ * filter) reads the trigger-kept counters instead of counting rows.
+ */
+export function leadTotalStatement(scope: LeadListScope, filters: LeadListFilters): Statement {
+  if (!scope.memberId && !filters.search && !filters.assigneeIds?.length) {
+    return {
+      sql: `select coalesce(sum(n), 0) as total from lead_status_counts
+             where organization_id = ?${filters.crmStatus ? ' and crm_status = ?' : ''}`,
+      params: filters.crmStatus ? [scope.organizationId, filters.crmStatus] : [scope.organizationId],
+    };
+  }
+  const where = leadWhere(scope, filters);
   return { sql: `select count(*) as total from leads l where ${where.sql}`, params: where.params };
 }
 
-/** How many leads carry each tag shown on a page: one grouped query per page. */
+/** How many of the agency's leads carry each tag: the trigger-kept counters. */
 export function tagLeadCountsStatement(organizationId: string, tagIds: string[]): Statement {
   return {
-    sql: `select t.tag_id, count(*) as n from leads l, unnest(l.tag_ids) as t(tag_id)
-           where l.organization_id = ? and l.tag_ids && ?::uuid[] and t.tag_id = any(?::uuid[]) group by t.tag_id`,
-    params: [organizationId, uuidArray(tagIds), uuidArray(tagIds)],
+    sql: `select tag_id, n from tag_lead_counts where organization_id = ? and tag_id = any(?::uuid[])`,
+    params: [organizationId, uuidArray(tagIds)],
   };
 }

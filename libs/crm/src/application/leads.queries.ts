@@ -4,9 +4,10 @@ import { DomainError, isAdmin, notFound, PageResult, pageResult, Principal } fro
 import { CRM_STATUSES, CrmStatus } from '../domain/lead.entity';
 import {
   LEAD_COLUMNS,
-  leadCountStatement,
   LeadListFilters,
+  LeadListScope,
   leadPageStatement,
+  leadTotalStatement,
   leadWhere,
   Statement,
   tagLeadCountsStatement,
@@ -30,7 +31,7 @@ export class LeadsQueries {
     const where = this.where(actor, query);
     const [rows, [{ total }]] = await Promise.all([
       this.run<LeadRow>(leadPageStatement(where, query.page, query.limit)),
-      this.run<{ total: string }>(leadCountStatement(where)),
+      this.run<{ total: string }>(leadTotalStatement(this.scope(actor), query)),
     ]);
     const counts = await this.tagLeadCounts(actor.organizationId, rows);
     return pageResult(
@@ -54,11 +55,19 @@ export class LeadsQueries {
   /** Per status; `unassigned` for admins only; a member counts own leads. */
   async counts(actor: Principal, assigneeIds?: string[]): Promise<LeadCounts> {
     const where = this.where(actor, { assigneeIds });
-    const rows = await this.run<{ crm_status: CrmStatus; n: string; unassigned: string }>({
-      sql: `select crm_status, count(*) as n, count(*) filter (where cardinality(l.assignee_ids) = 0) as unassigned
-              from leads l where ${where.sql} group by crm_status`,
-      params: where.params,
-    });
+    const agencyWide = isAdmin(actor) && !assigneeIds?.length;
+    const rows = await this.run<{ crm_status: CrmStatus; n: string; unassigned: string }>(
+      agencyWide
+        ? {
+            sql: 'select crm_status, n, unassigned from lead_status_counts where organization_id = ?',
+            params: [actor.organizationId],
+          }
+        : {
+            sql: `select crm_status, count(*) as n, count(*) filter (where cardinality(l.assignee_ids) = 0) as unassigned
+                    from leads l where ${where.sql} group by crm_status`,
+            params: where.params,
+          },
+    );
     const counts = Object.fromEntries(CRM_STATUSES.map((status) => [status, 0])) as LeadCounts;
     let unassigned = 0;
     for (const row of rows) {
@@ -74,10 +83,11 @@ export class LeadsQueries {
     if (filters.assigneeIds?.length && !isAdmin(actor)) {
       throw new DomainError('ORG_ADMIN_REQUIRED', 'Only an organization admin can filter by assignee.');
     }
-    return leadWhere(
-      { organizationId: actor.organizationId, memberId: isAdmin(actor) ? null : actor.userId },
-      filters,
-    );
+    return leadWhere(this.scope(actor), filters);
+  }
+
+  private scope(actor: Principal): LeadListScope {
+    return { organizationId: actor.organizationId, memberId: isAdmin(actor) ? null : actor.userId };
   }
 
   private async tagLeadCounts(organizationId: string, rows: LeadRow[]): Promise<Map<string, number>> {

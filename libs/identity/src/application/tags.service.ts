@@ -76,18 +76,12 @@ export class TagsService {
     return new Set(tags.map((tag) => tag.id));
   }
 
-  /**
-   * Leads per tag over the whole agency: one grouped read of the CRM's `leads.tag_ids` (GIN
-   * indexed). Read-only; the CRM owns the column.
-   */
+  /** Leads per tag over the whole agency: the CRM's trigger-kept counters (read-only here). */
   private async leadCounts(organizationId: string, tagIds: string[]): Promise<Map<string, number>> {
     if (tagIds.length === 0) return new Map();
-    const ids = `{${tagIds.join(',')}}`;
     const rows = await this.em.execute<{ tag_id: string; n: string }[]>(
-      `select t.tag_id, count(*) as n from leads l, unnest(l.tag_ids) as t(tag_id)
-        where l.organization_id = ? and l.tag_ids && ?::uuid[] and t.tag_id = any(?::uuid[])
-        group by t.tag_id`,
-      [organizationId, ids, ids],
+      'select tag_id, n from tag_lead_counts where organization_id = ? and tag_id = any(?::uuid[])',
+      [organizationId, `{${tagIds.join(',')}}`],
     );
     return new Map(rows.map((row) => [row.tag_id, Number(row.n)]));
   }

@@ -1,0 +1,98 @@
+import { TestApp } from '../test-app';
+import { agency, api, createLead, createTag, sql } from './crm-fixtures';
+
+/**
+ * Totals, counts and tag lead counts come from trigger-kept counters; after any mix of changes
+ * they must equal what counting the rows gives.
+ */
+describe('lead counters', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await TestApp.start();
+  });
+  afterAll(() => t.stop());
+  beforeEach(() => t.resetRows());
+
+  it('stay equal to counting the rows after creates, status, bulk status, tag and owner changes', async () => {
+    const a = await agency(t);
+    const admin = api(t, a.admin.key);
+    const hot = await createTag(t, a.admin, 'Hot');
+    const cold = await createTag(t, a.admin, 'Cold');
+    const ids: number[] = [];
+    for (let i = 0; i < 8; i++)
+      ids.push((await createLead(t, a.admin.key, { crmStatus: i % 2 ? 'lead' : 'client' })).id);
+    await createLead(t, a.member.key, { crmStatus: 'potential' });
+    await admin.put(`/v1/leads/${ids[0]}/status`).send({ crmStatus: 'bad_timing' }).expect(200);
+    await admin
+      .post('/v1/leads/status')
+      .send({ leadIds: ids.slice(1, 5), crmStatus: 'unqualified' })
+      .expect(200);
+    await admin
+      .put(`/v1/leads/${ids[1]}/tags`)
+      .send({ tagIds: [hot.id, cold.id] })
+      .expect(200);
+    await admin
+      .put(`/v1/leads/${ids[2]}/tags`)
+      .send({ tagIds: [hot.id] })
+      .expect(200);
+    await admin
+      .put(`/v1/leads/${ids[1]}/tags`)
+      .send({ tagIds: [cold.id] })
+      .expect(200);
+    await admin.put(`/v1/leads/${ids[3]}/assignees`).send({ userIds: [] }).expect(200);
+    await admin.put(`/v1/leads/${ids[4]}/assignees`).send({ userIds: [] }).expect(200);
+    await admin
+      .post(`/v1/leads/${ids[4]}/assignees`)
+      .send({ userIds: [a.member.userId] })
+      .expect(200);
+    await admin.patch(`/v1/leads/${ids[5]}`).send({ companyName: 'Acme' }).expect(200);
+
+    const [{ organization_id: orgId }] = await sql<{ organization_id: string }>(
+      t,
+      'select organization_id from leads limit 1',
+    );
+    const counted = await sql<{ crm_status: string; n: string; unassigned: string }>(
+      t,
+      `select crm_status, count(*) as n, count(*) filter (where cardinality(assignee_ids) = 0) as unassigned
+         from leads where organization_id = ? group by 1 order by 1`,
+      [orgId],
+    );
+    const kept = await sql<{ crm_status: string; n: string; unassigned: string }>(
+      t,
+      'select crm_status, n, unassigned from lead_status_counts where organization_id = ? and n > 0 order by 1',
+      [orgId],
+    );
+    expect(kept.map((r) => [r.crm_status, Number(r.n), Number(r.unassigned)])).toEqual(
+      counted.map((r) => [r.crm_status, Number(r.n), Number(r.unassigned)]),
+    );
+
+    const counts = await admin.get('/v1/leads/counts').expect(200);
+    expect(counts.body).toEqual({
+      lead: 2,
+      potential: 1,
+      bad_timing: 1,
+      client: 1,
+      unqualified: 4,
+      unassigned: 1,
+    });
+    const list = await admin.get('/v1/leads?limit=1').expect(200);
+    expect(list.body.total).toBe(9);
+    expect((await admin.get('/v1/leads?crmStatus=unqualified').expect(200)).body.total).toBe(4);
+
+    const tags = await t.http.get('/tags').auth(a.admin.token, { type: 'bearer' }).expect(200);
+    const leadCount = Object.fromEntries(
+      tags.body.data.map((tag: { name: string; leadCount: number }) => [tag.name, tag.leadCount]),
+    );
+    expect(leadCount).toEqual({ Hot: 1, Cold: 1 });
+  });
+
+  it('keep agencies apart', async () => {
+    const one = await agency(t, 'One');
+    const two = await agency(t, 'Two');
+    await createLead(t, one.admin.key);
+    await createLead(t, one.admin.key);
+    await createLead(t, two.admin.key);
+    expect((await api(t, one.admin.key).get('/v1/leads').expect(200)).body.total).toBe(2);
+    expect((await api(t, two.admin.key).get('/v1/leads').expect(200)).body.total).toBe(1);
+  });
+});
