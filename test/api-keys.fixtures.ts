@@ -3,6 +3,8 @@ import type { Response } from 'supertest';
 import type Test from 'supertest/lib/test';
 import { OrganizationsService } from '@app/identity';
 import type { SignedIn, TestApp } from './test-app';
+import { expectError } from './envelope';
+export { expectError };
 
 /** What `POST /api-keys` answers: the secret is shown only here. */
 export interface CreatedKey {
@@ -73,22 +75,6 @@ export const organizations = (t: TestApp) => {
       inContext(() => service.setDisabled(organizationId, disabled)),
   };
 };
-
-/**
- * The `/v1` envelope: `{error: {code, message, status, details?}, requestId}` with requestId equal
- * to the X-Request-Id header. `details` is compared when given, else only its shape is checked.
- */
-export function expectError(res: Response, status: number, code: string, details?: unknown): void {
-  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
-  const requestId = res.headers['x-request-id'];
-  expect(requestId).toEqual(expect.any(String));
-  expect(Object.keys(res.body).sort()).toEqual(['error', 'requestId']);
-  expect(res.body.requestId).toBe(requestId);
-  const { details: actual, ...rest } = res.body.error;
-  expect(rest).toEqual({ code, message: expect.any(String), status });
-  if (details !== undefined) expect(actual).toEqual(details);
-  else if (actual !== undefined) expect(actual).toEqual(expect.any(Object));
-}
 
 /** A 400 VALIDATION_FAILED whose `details.issues` is a non-empty list of {path, message}. */
 export function expectValidationFailed(res: Response): void {

@@ -3,6 +3,8 @@ import type { Response } from 'supertest';
 import type Test from 'supertest/lib/test';
 import { OrganizationsService } from '@app/identity';
 import type { SignedIn, TestApp } from '../test-app';
+import { expectError } from '../envelope';
+export { expectError };
 
 /** Shared setup of the CRM specs: an agency with an admin, two members and a key for each. */
 
@@ -152,21 +154,6 @@ export function sql<T = Record<string, unknown>>(
 export async function count(t: TestApp, query: string, params: unknown[] = []): Promise<number> {
   const [row] = await sql<{ n: string }>(t, query, params);
   return Number(row.n);
-}
-
-/**
- * The `/v1` envelope: `{error: {code, message, status, details?}, requestId}` with requestId equal
- * to the X-Request-Id header. `details` is compared when given.
- */
-export function expectError(res: Response, status: number, code: string, details?: unknown): void {
-  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
-  const requestId = res.headers['x-request-id'];
-  expect(requestId).toEqual(expect.any(String));
-  expect(Object.keys(res.body).sort()).toEqual(['error', 'requestId']);
-  expect(res.body.requestId).toBe(requestId);
-  const { details: actual, ...rest } = res.body.error;
-  expect(rest).toEqual({ code, message: expect.any(String), status });
-  if (details !== undefined) expect(actual).toEqual(details);
 }
 
 /** 404 NOT_FOUND with the spec's fixed message (`Lead not found.` and friends). */

@@ -1,18 +1,7 @@
 import type { Response, Test } from 'supertest';
 import { HOUR } from '@app/platform';
 import { TestApp, uniqueEmail } from '../test-app';
-
-/** The spec's envelope: `{ error: { code, message, status, details? }, requestId }`, requestId = X-Request-Id. */
-const expectError = (res: Response, status: number, code: string, details?: unknown): void => {
-  expect(res.headers['x-request-id']).toEqual(expect.any(String));
-  expect({ status: res.status, body: res.body }).toEqual({
-    status,
-    body: {
-      error: { code, message: expect.any(String), status, ...(details === undefined ? {} : { details }) },
-      requestId: res.headers['x-request-id'],
-    },
-  });
-};
+import { expectError } from '../envelope';
 
 /** 400 VALIDATION_FAILED whose `details.issues` are `{path, message}` rows naming exactly `paths`. */
 const expectValidation = (res: Response, paths: string[]): void => {

@@ -92,32 +92,18 @@ export class LeadsService {
     return this.queries.get(actor, leadId);
   }
 
-  /** Admin only: the new owners (`[]` leaves the lead unassigned). */
-  async replaceAssignees(
+  /** Admin only. `replace`: the new owners (`[]` leaves the lead unassigned); `add`: keeps the existing ones. */
+  async changeAssignees(
     actor: Principal,
     leadId: number,
-    userIds: string[],
-    teamIds: string[],
+    change: { mode: 'replace' | 'add'; userIds: string[]; teamIds: string[] },
   ): Promise<{ lead: LeadView }> {
     const lead = await this.access.reachableLead(actor, leadId);
-    const people = await this.access.resolvePeople(actor, userIds, teamIds);
+    const people = await this.access.resolvePeople(actor, change.userIds, change.teamIds);
     const now = this.clock.now();
-    this.history.assigneeChange(actor, lead.id, lead.replaceAssignees(people, now), now);
-    await this.em.flush();
-    return { lead: await this.queries.get(actor, leadId) };
-  }
-
-  /** Admin only: adds owners, keeps the existing ones. */
-  async addAssignees(
-    actor: Principal,
-    leadId: number,
-    userIds: string[],
-    teamIds: string[],
-  ): Promise<{ lead: LeadView }> {
-    const lead = await this.access.reachableLead(actor, leadId);
-    const people = await this.access.resolvePeople(actor, userIds, teamIds);
-    const now = this.clock.now();
-    this.history.assigneeChange(actor, lead.id, lead.addAssignees(people, now), now);
+    const moved =
+      change.mode === 'replace' ? lead.replaceAssignees(people, now) : lead.addAssignees(people, now);
+    this.history.assigneeChange(actor, lead.id, moved, now);
     await this.em.flush();
     return { lead: await this.queries.get(actor, leadId) };
   }

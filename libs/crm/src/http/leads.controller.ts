@@ -122,7 +122,11 @@ export class LeadsController {
     @Param('leadId', IntParam) leadId: number,
     @Body() body: LeadAssigneesDto,
   ) {
-    return this.leads.replaceAssignees(actor, leadId, body.userIds, body.teamIds ?? []);
+    return this.leads.changeAssignees(actor, leadId, {
+      mode: 'replace',
+      userIds: body.userIds,
+      teamIds: body.teamIds ?? [],
+    });
   }
 
   @Post(':leadId/assignees')
@@ -135,6 +139,10 @@ export class LeadsController {
     @Param('leadId', IntParam) leadId: number,
     @Body() body: LeadAssigneesDto,
   ) {
-    return this.leads.addAssignees(actor, leadId, body.userIds, body.teamIds ?? []);
+    return this.leads.changeAssignees(actor, leadId, {
+      mode: 'add',
+      userIds: body.userIds,
+      teamIds: body.teamIds ?? [],
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { Type } from '@nestjs/common';
+import { applyDecorators, Type } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
@@ -29,22 +29,24 @@ export interface OffsetQuery {
   limit: number;
 }
 
+/** An optional whole-number query parameter within `min`..`max`. */
+export const IntegerQuery = (range: { min: number; max?: number; default: number }) =>
+  applyDecorators(
+    ApiPropertyOptional({ minimum: range.min, maximum: range.max, default: range.default }),
+    IsOptional(),
+    Transform(toInteger),
+    IsInt(),
+    Min(range.min),
+    ...(range.max === undefined ? [] : [Max(range.max)]),
+  );
+
 /** Query DTO for page-number paging with the route's own limit range (spec Limits table). */
 export function PageQueryDto(range: LimitRange): Type<PageQuery> {
   class PageQueryDtoClass implements PageQuery {
-    @ApiPropertyOptional({ minimum: 1, default: 1 })
-    @IsOptional()
-    @Transform(toInteger)
-    @IsInt()
-    @Min(1)
+    @IntegerQuery({ min: 1, default: 1 })
     page: number = 1;
 
-    @ApiPropertyOptional({ minimum: 1, maximum: range.max, default: range.default })
-    @IsOptional()
-    @Transform(toInteger)
-    @IsInt()
-    @Min(1)
-    @Max(range.max)
+    @IntegerQuery({ min: 1, max: range.max, default: range.default })
     limit: number = range.default;
   }
   return PageQueryDtoClass;
@@ -53,19 +55,10 @@ export function PageQueryDto(range: LimitRange): Type<PageQuery> {
 /** Query DTO for offset paging with the route's own limit range. */
 export function OffsetQueryDto(range: LimitRange): Type<OffsetQuery> {
   class OffsetQueryDtoClass implements OffsetQuery {
-    @ApiPropertyOptional({ minimum: 0, default: 0 })
-    @IsOptional()
-    @Transform(toInteger)
-    @IsInt()
-    @Min(0)
+    @IntegerQuery({ min: 0, default: 0 })
     offset: number = 0;
 
-    @ApiPropertyOptional({ minimum: 1, maximum: range.max, default: range.default })
-    @IsOptional()
-    @Transform(toInteger)
-    @IsInt()
-    @Min(1)
-    @Max(range.max)
+    @IntegerQuery({ min: 1, max: range.max, default: range.default })
     limit: number = range.default;
   }
   return OffsetQueryDtoClass;
