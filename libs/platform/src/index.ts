@@ -29,3 +29,4 @@ export * from './http/rate-limit/rate-limit.store';
 export * from './http/idempotency/idempotency.interceptor';
 export * from './http/idempotency/idempotency.store';
 export * from './jobs/bullmq-jobs.module';
+export * from './http/api-errors.decorators';

@@ -1,7 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   AdminOnly,
+  ApiBadRequestErrors,
+  ApiForbiddenError,
+  ApiJsonBodyErrors,
+  ApiNotFoundError,
   CurrentPrincipal,
   Idempotent,
   IntParam,
@@ -23,6 +27,20 @@ import {
   TimelineQueryDto,
   UpdateLeadDto,
 } from './dto/lead.dto';
+import {
+  BulkLeadStatusResultView,
+  LeadCountsView,
+  LeadPageView,
+  LeadView,
+  WrappedLeadView,
+} from './views/lead.view';
+import { TaskView } from './views/note-task.view';
+import { TimelinePageView } from './views/timeline.view';
+
+const ASSIGNEE_FILTER_ADMIN_ONLY = 'ORG_ADMIN_REQUIRED: a member filtering by `assigneeIds`';
+const PEOPLE_CHECKED =
+  'A person who is not a member of the organization, or a team that is not one of its live teams, ' +
+  'is VALIDATION_FAILED.';
 
 @ApiTags('v1: leads')
 @Controller('v1/leads')
@@ -36,24 +54,37 @@ export class LeadsController {
   /** Newest first, page paging with an exact total; a member sees only their own leads. */
   @Get()
   @RequireScopes('crm:read')
+  @ApiOkResponse({ type: LeadPageView })
+  @ApiBadRequestErrors()
+  @ApiForbiddenError(ASSIGNEE_FILTER_ADMIN_ONLY)
   list(@CurrentPrincipal() actor: Principal, @Query() query: ListLeadsQueryDto) {
     return this.queries.list(actor, query);
   }
 
   @Get('counts')
   @RequireScopes('crm:read')
+  @ApiOkResponse({ type: LeadCountsView })
+  @ApiBadRequestErrors()
+  @ApiForbiddenError(ASSIGNEE_FILTER_ADMIN_ONLY)
   counts(@CurrentPrincipal() actor: Principal, @Query() query: LeadCountsQueryDto) {
     return this.queries.counts(actor, query.assigneeIds);
   }
 
   @Get(':leadId')
   @RequireScopes('crm:read')
+  @ApiOkResponse({ type: LeadView })
+  @ApiBadRequestErrors()
+  @ApiNotFoundError('Lead')
   get(@CurrentPrincipal() actor: Principal, @Param('leadId', IntParam) leadId: number) {
     return this.queries.get(actor, leadId);
   }
 
   @Get(':leadId/timeline')
   @RequireScopes('crm:read')
+  @ApiExtraModels(TaskView)
+  @ApiOkResponse({ type: TimelinePageView })
+  @ApiBadRequestErrors()
+  @ApiNotFoundError('Lead')
   getTimeline(
     @CurrentPrincipal() actor: Principal,
     @Param('leadId', IntParam) leadId: number,
@@ -66,6 +97,14 @@ export class LeadsController {
   @RequireScopes('crm:write')
   @RequiresPlan()
   @Idempotent()
+  @ApiCreatedResponse({ type: WrappedLeadView, description: "Owner defaults to the key's person." })
+  @ApiJsonBodyErrors(
+    PEOPLE_CHECKED,
+    '`unassigned` combined with `assigneeIds` or `teamIds` is VALIDATION_FAILED.',
+  )
+  @ApiForbiddenError(
+    'FORBIDDEN: `A member can create leads only for themselves.` (another owner, `teamIds` or `unassigned`)',
+  )
   create(@CurrentPrincipal() actor: Principal, @Body() body: CreateLeadDto) {
     return this.leads.create(actor, body);
   }
@@ -76,6 +115,8 @@ export class LeadsController {
   @RequireScopes('crm:write')
   @RequiresPlan()
   @AdminOnly()
+  @ApiOkResponse({ type: BulkLeadStatusResultView })
+  @ApiJsonBodyErrors()
   changeStatuses(@CurrentPrincipal() actor: Principal, @Body() body: BulkLeadStatusDto) {
     return this.leads.changeStatuses(actor, body.leadIds, body.crmStatus);
   }
@@ -83,6 +124,9 @@ export class LeadsController {
   @Patch(':leadId')
   @RequireScopes('crm:write')
   @RequiresPlan()
+  @ApiOkResponse({ type: LeadView })
+  @ApiJsonBodyErrors()
+  @ApiNotFoundError('Lead')
   change(
     @CurrentPrincipal() actor: Principal,
     @Param('leadId', IntParam) leadId: number,
@@ -94,6 +138,9 @@ export class LeadsController {
   @Put(':leadId/status')
   @RequireScopes('crm:write')
   @RequiresPlan()
+  @ApiOkResponse({ type: LeadView, description: 'A change is written to the timeline with source `api`.' })
+  @ApiJsonBodyErrors()
+  @ApiNotFoundError('Lead')
   changeStatus(
     @CurrentPrincipal() actor: Principal,
     @Param('leadId', IntParam) leadId: number,
@@ -105,6 +152,9 @@ export class LeadsController {
   @Put(':leadId/tags')
   @RequireScopes('crm:write')
   @RequiresPlan()
+  @ApiOkResponse({ type: LeadView, description: 'The lead with its new `tags`.' })
+  @ApiJsonBodyErrors('A `tagIds` entry that is not a live tag of the organization is VALIDATION_FAILED.')
+  @ApiNotFoundError('Lead')
   setTags(
     @CurrentPrincipal() actor: Principal,
     @Param('leadId', IntParam) leadId: number,
@@ -117,6 +167,9 @@ export class LeadsController {
   @RequireScopes('crm:write')
   @RequiresPlan()
   @AdminOnly()
+  @ApiOkResponse({ type: WrappedLeadView })
+  @ApiJsonBodyErrors(PEOPLE_CHECKED)
+  @ApiNotFoundError('Lead')
   replaceAssignees(
     @CurrentPrincipal() actor: Principal,
     @Param('leadId', IntParam) leadId: number,
@@ -134,6 +187,9 @@ export class LeadsController {
   @RequireScopes('crm:write')
   @RequiresPlan()
   @AdminOnly()
+  @ApiOkResponse({ type: WrappedLeadView })
+  @ApiJsonBodyErrors(PEOPLE_CHECKED)
+  @ApiNotFoundError('Lead')
   addAssignees(
     @CurrentPrincipal() actor: Principal,
     @Param('leadId', IntParam) leadId: number,

@@ -1,6 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
+  ApiBadRequestErrors,
+  ApiForbiddenError,
+  ApiJsonBodyErrors,
+  ApiNotFoundError,
   CurrentPrincipal,
   Idempotent,
   IntParam,
@@ -12,6 +16,13 @@ import {
 import { NotesService } from '../application/notes.service';
 import { TasksService } from '../application/tasks.service';
 import { ChangeTaskDto, CreateTaskDto, ListTasksQueryDto, NoteContentDto } from './dto/note-task.dto';
+import { NoteListView, NoteView, TaskListView, TaskView } from './views/note-task.view';
+
+const PEOPLE_CHECKED =
+  'A person who is not a member of the organization, or a team that is not one of its live teams, ' +
+  'is VALIDATION_FAILED; so is a `dueDate` that is neither YYYY-MM-DD nor an ISO 8601 timestamp with offset.';
+const TASK_FORBIDDEN =
+  'FORBIDDEN: `Only the task owner, someone on it, or an admin can change it.` (someone else who reaches the lead)';
 
 @ApiTags('v1: notes')
 @Controller('v1')
@@ -21,6 +32,9 @@ export class NotesController {
   /** Whole list, newest first. */
   @Get('leads/:leadId/notes')
   @RequireScopes('crm:read')
+  @ApiOkResponse({ type: NoteListView })
+  @ApiBadRequestErrors()
+  @ApiNotFoundError('Lead')
   list(@CurrentPrincipal() actor: Principal, @Param('leadId', IntParam) leadId: number) {
     return this.notes.list(actor, leadId);
   }
@@ -29,6 +43,9 @@ export class NotesController {
   @RequireScopes('crm:write')
   @RequiresPlan()
   @Idempotent()
+  @ApiCreatedResponse({ type: NoteView, description: "Authored by the key's person." })
+  @ApiJsonBodyErrors()
+  @ApiNotFoundError('Lead')
   create(
     @CurrentPrincipal() actor: Principal,
     @Param('leadId', IntParam) leadId: number,
@@ -41,6 +58,9 @@ export class NotesController {
   @Patch('notes/:noteId')
   @RequireScopes('crm:write')
   @RequiresPlan()
+  @ApiOkResponse({ type: NoteView })
+  @ApiJsonBodyErrors()
+  @ApiNotFoundError('Note')
   edit(
     @CurrentPrincipal() actor: Principal,
     @Param('noteId', UuidParam) noteId: string,
@@ -54,6 +74,10 @@ export class NotesController {
   @HttpCode(204)
   @RequireScopes('crm:write')
   @RequiresPlan()
+  @ApiNoContentResponse({ description: 'The note is gone.' })
+  @ApiBadRequestErrors()
+  @ApiForbiddenError('FORBIDDEN: `A member can delete only their own notes.`')
+  @ApiNotFoundError('Note')
   delete(@CurrentPrincipal() actor: Principal, @Param('noteId', UuidParam) noteId: string): Promise<void> {
     return this.notes.delete(actor, noteId);
   }
@@ -67,6 +91,9 @@ export class TasksController {
   /** Without leadId: at most 500 tasks the key's person created or is on. */
   @Get()
   @RequireScopes('crm:read')
+  @ApiOkResponse({ type: TaskListView })
+  @ApiBadRequestErrors()
+  @ApiNotFoundError('Lead', "when `leadId` names a lead that is absent or out of the caller's reach")
   list(@CurrentPrincipal() actor: Principal, @Query() query: ListTasksQueryDto) {
     return this.tasks.list(actor, query);
   }
@@ -75,6 +102,12 @@ export class TasksController {
   @RequireScopes('crm:write')
   @RequiresPlan()
   @Idempotent()
+  @ApiCreatedResponse({ type: TaskView, description: "Owner defaults to the key's person." })
+  @ApiJsonBodyErrors(PEOPLE_CHECKED)
+  @ApiNotFoundError(
+    'Lead',
+    "when the body's `leadId` names a lead that is absent or out of the caller's reach",
+  )
   create(@CurrentPrincipal() actor: Principal, @Body() body: CreateTaskDto) {
     return this.tasks.create(actor, body);
   }
@@ -82,6 +115,10 @@ export class TasksController {
   @Patch(':taskId')
   @RequireScopes('crm:write')
   @RequiresPlan()
+  @ApiOkResponse({ type: TaskView })
+  @ApiJsonBodyErrors(PEOPLE_CHECKED)
+  @ApiForbiddenError(`${TASK_FORBIDDEN}. FORBIDDEN: \`Only an admin can change who is on a task.\``)
+  @ApiNotFoundError('Task')
   change(
     @CurrentPrincipal() actor: Principal,
     @Param('taskId', UuidParam) taskId: string,
@@ -94,6 +131,10 @@ export class TasksController {
   @HttpCode(204)
   @RequireScopes('crm:write')
   @RequiresPlan()
+  @ApiNoContentResponse({ description: 'The task is gone.' })
+  @ApiBadRequestErrors()
+  @ApiForbiddenError(TASK_FORBIDDEN)
+  @ApiNotFoundError('Task')
   delete(@CurrentPrincipal() actor: Principal, @Param('taskId', UuidParam) taskId: string): Promise<void> {
     return this.tasks.delete(actor, taskId);
   }

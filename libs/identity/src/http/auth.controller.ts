@@ -1,8 +1,21 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Public, Session, SessionPrincipal } from '@app/platform';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiConflictError,
+  ApiGoneError,
+  ApiJsonBodyErrors,
+  ApiNoBodyError,
+  ApiUnauthenticatedError,
+  CurrentPrincipal,
+  Public,
+  Session,
+  SessionPrincipal,
+} from '@app/platform';
 import { AccountsService } from '../application/accounts.service';
 import { AcceptInvitationDto, SignInDto, SignUpDto } from './dto/auth.dto';
+import { SessionView, SignedInView } from './views/auth.view';
+
+const EMAIL_TAKEN = 'CONFLICT: `This email is already registered.`';
 
 @ApiTags('dashboard: sign-in')
 @Controller('auth')
@@ -12,6 +25,9 @@ export class AuthController {
   /** A new agency and its first admin; the plan starts active. */
   @Post('sign-up')
   @Public()
+  @ApiCreatedResponse({ type: SignedInView, description: 'The new agency, its admin and their session.' })
+  @ApiJsonBodyErrors()
+  @ApiConflictError(EMAIL_TAKEN)
   signUp(@Body() body: SignUpDto) {
     return this.accounts.signUp(body);
   }
@@ -19,6 +35,11 @@ export class AuthController {
   @Post('sign-in')
   @HttpCode(200)
   @Public()
+  @ApiOkResponse({ type: SignedInView, description: 'A new session.' })
+  @ApiJsonBodyErrors()
+  @ApiUnauthenticatedError(
+    'UNAUTHENTICATED: `Wrong email or password.` (the same answer, in the same time, for both)',
+  )
   signIn(@Body() body: SignInDto) {
     return this.accounts.signIn(body.email, body.password);
   }
@@ -26,12 +47,15 @@ export class AuthController {
   @Post('sign-out')
   @HttpCode(204)
   @Session()
+  @ApiNoContentResponse({ description: 'The session ended; its token answers 401 from now on.' })
+  @ApiNoBodyError()
   signOut(@CurrentPrincipal() actor: SessionPrincipal): Promise<void> {
     return this.accounts.signOut(actor);
   }
 
   @Get('session')
   @Session()
+  @ApiOkResponse({ type: SessionView })
   session(@CurrentPrincipal() actor: SessionPrincipal) {
     return this.accounts.session(actor);
   }
@@ -39,6 +63,14 @@ export class AuthController {
   /** Anyone holding the invitation token; 410 once used or expired. */
   @Post('accept-invitation')
   @Public()
+  @ApiCreatedResponse({
+    type: SignedInView,
+    description: 'The new person, with the invited role, signed in.',
+  })
+  @ApiJsonBodyErrors()
+  @ApiUnauthenticatedError('UNAUTHENTICATED: `Unknown invitation.`')
+  @ApiConflictError(`${EMAIL_TAKEN} (the person is still in an agency)`)
+  @ApiGoneError('GONE: `This invitation was already used.` or `This invitation has expired.`')
   acceptInvitation(@Body() body: AcceptInvitationDto) {
     return this.accounts.acceptInvitation(body);
   }

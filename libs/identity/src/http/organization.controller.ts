@@ -1,10 +1,24 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminOnly, CurrentPrincipal, Principal, Session, UuidParam } from '@app/platform';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  AdminOnly,
+  ApiBadRequestErrors,
+  ApiConflictError,
+  ApiJsonBodyErrors,
+  ApiNotFoundError,
+  CurrentPrincipal,
+  Principal,
+  Session,
+  UuidParam,
+} from '@app/platform';
 import { MembersService } from '../application/members.service';
 import { TeamsService } from '../application/teams.service';
 import { ChangeRoleDto, InviteDto } from './dto/auth.dto';
 import { CreateTeamDto, UpdateTeamDto } from './dto/team-tag.dto';
+import { InvitationView } from './views/auth.view';
+import { MemberListView, MemberView, TeamListView, TeamView } from './views/people.view';
+
+const LAST_ADMIN = 'CONFLICT: `An organization needs at least one admin.`';
 
 @ApiTags('dashboard: organization')
 @Controller('organization')
@@ -17,12 +31,16 @@ export class OrganizationController {
   @Post('invitations')
   @Session()
   @AdminOnly()
+  @ApiCreatedResponse({ type: InvitationView, description: 'The invitation; its token is valid 7 days.' })
+  @ApiJsonBodyErrors()
+  @ApiConflictError('CONFLICT: `This email is already registered.` (the person is in an agency)')
   invite(@CurrentPrincipal() actor: Principal, @Body() body: InviteDto) {
     return this.members.invite(actor, body.email, body.role);
   }
 
   @Get('members')
   @Session()
+  @ApiOkResponse({ type: MemberListView })
   listMembers(@CurrentPrincipal() actor: Principal) {
     return this.members.list(actor);
   }
@@ -30,6 +48,13 @@ export class OrganizationController {
   @Patch('members/:userId')
   @Session()
   @AdminOnly()
+  @ApiOkResponse({
+    type: MemberView,
+    description: "The member with the new role (on the person's next call).",
+  })
+  @ApiJsonBodyErrors()
+  @ApiNotFoundError('Member')
+  @ApiConflictError(`${LAST_ADMIN} (demoting the last admin)`)
   changeRole(
     @CurrentPrincipal() actor: Principal,
     @Param('userId', UuidParam) userId: string,
@@ -43,6 +68,10 @@ export class OrganizationController {
   @HttpCode(204)
   @Session()
   @AdminOnly()
+  @ApiNoContentResponse({ description: 'The person left: their sessions ended and their API keys stopped.' })
+  @ApiBadRequestErrors()
+  @ApiNotFoundError('Member')
+  @ApiConflictError(`${LAST_ADMIN} (removing the last admin)`)
   removeMember(
     @CurrentPrincipal() actor: Principal,
     @Param('userId', UuidParam) userId: string,
@@ -52,6 +81,7 @@ export class OrganizationController {
 
   @Get('teams')
   @Session()
+  @ApiOkResponse({ type: TeamListView })
   listTeams(@CurrentPrincipal() actor: Principal) {
     return this.teams.list(actor);
   }
@@ -59,6 +89,8 @@ export class OrganizationController {
   @Post('teams')
   @Session()
   @AdminOnly()
+  @ApiCreatedResponse({ type: TeamView })
+  @ApiJsonBodyErrors('A `memberIds` entry that is not a member of the organization is VALIDATION_FAILED.')
   createTeam(@CurrentPrincipal() actor: Principal, @Body() body: CreateTeamDto) {
     return this.teams.create(actor, body);
   }
@@ -66,6 +98,9 @@ export class OrganizationController {
   @Patch('teams/:teamId')
   @Session()
   @AdminOnly()
+  @ApiOkResponse({ type: TeamView })
+  @ApiJsonBodyErrors('A `memberIds` entry that is not a member of the organization is VALIDATION_FAILED.')
+  @ApiNotFoundError('Team', "when it is absent, archived or out of the caller's reach")
   changeTeam(
     @CurrentPrincipal() actor: Principal,
     @Param('teamId', UuidParam) teamId: string,
@@ -78,6 +113,9 @@ export class OrganizationController {
   @Delete('teams/:teamId')
   @Session()
   @AdminOnly()
+  @ApiOkResponse({ type: TeamView, description: 'The archived team (`archivedAt` set).' })
+  @ApiBadRequestErrors()
+  @ApiNotFoundError('Team', "when it is absent, archived or out of the caller's reach")
   archiveTeam(@CurrentPrincipal() actor: Principal, @Param('teamId', UuidParam) teamId: string) {
     return this.teams.archive(actor, teamId);
   }

@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ApiKeyPrincipal, CurrentPrincipal, Principal, RequireScopes } from '@app/platform';
 import { PeopleQueries } from '../application/people.queries';
+import { MeView, MemberListView, TagListView, TeamSummaryListView } from './views/people.view';
 
 /** Identity and people on `/v1`. */
 @ApiTags('v1: identity and people')
@@ -12,6 +13,7 @@ export class PeopleController {
   /** Any valid key with an owner; `entitled` is false when the plan is off. */
   @Get('me')
   @RequireScopes()
+  @ApiOkResponse({ type: MeView })
   me(@CurrentPrincipal() actor: ApiKeyPrincipal) {
     return this.people.me(actor);
   }
@@ -19,6 +21,7 @@ export class PeopleController {
   /** Up to 100 members with `hasMore`. */
   @Get('members')
   @RequireScopes('crm:read')
+  @ApiOkResponse({ type: MemberListView })
   members(@CurrentPrincipal() actor: Principal) {
     return this.people.members(actor);
   }
@@ -26,6 +29,7 @@ export class PeopleController {
   /** Archived teams omitted. */
   @Get('teams')
   @RequireScopes('crm:read')
+  @ApiOkResponse({ type: TeamSummaryListView })
   teams(@CurrentPrincipal() actor: Principal) {
     return this.people.teams(actor);
   }
@@ -33,6 +37,7 @@ export class PeopleController {
   /** Archived tags omitted. */
   @Get('tags')
   @RequireScopes('crm:read')
+  @ApiOkResponse({ type: TagListView })
   tags(@CurrentPrincipal() actor: Principal) {
     return this.people.tags(actor);
   }

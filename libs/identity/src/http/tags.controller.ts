@@ -1,8 +1,22 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal, Session, UuidParam } from '@app/platform';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestErrors,
+  ApiConflictError,
+  ApiForbiddenError,
+  ApiJsonBodyErrors,
+  ApiNotFoundError,
+  CurrentPrincipal,
+  Principal,
+  Session,
+  UuidParam,
+} from '@app/platform';
 import { TagsService } from '../application/tags.service';
 import { CreateTagDto, ListTagsQueryDto, UpdateTagDto } from './dto/team-tag.dto';
+import { TagListView, TagView } from './views/people.view';
+
+const NAME_TAKEN = 'CONFLICT: `A tag with this name already exists.` (live tags, any case)';
+const CREATOR_OR_ADMIN = 'FORBIDDEN: `Only the tag creator or an admin can change it.`';
 
 @ApiTags('dashboard: tags')
 @Controller('tags')
@@ -11,12 +25,20 @@ export class TagsController {
 
   @Get()
   @Session()
+  @ApiOkResponse({
+    type: TagListView,
+    description: 'Live tags by name; archived ones too with includeArchived=true.',
+  })
+  @ApiBadRequestErrors()
   list(@CurrentPrincipal() actor: Principal, @Query() query: ListTagsQueryDto) {
     return this.tags.list(actor, query.includeArchived === 'true');
   }
 
   @Post()
   @Session()
+  @ApiCreatedResponse({ type: TagView })
+  @ApiJsonBodyErrors()
+  @ApiConflictError(NAME_TAKEN)
   create(@CurrentPrincipal() actor: Principal, @Body() body: CreateTagDto) {
     return this.tags.create(actor, body);
   }
@@ -24,6 +46,11 @@ export class TagsController {
   /** The tag's creator or an admin. */
   @Patch(':tagId')
   @Session()
+  @ApiOkResponse({ type: TagView })
+  @ApiJsonBodyErrors()
+  @ApiForbiddenError(CREATOR_OR_ADMIN)
+  @ApiNotFoundError('Tag', "when it is absent, archived or out of the caller's reach")
+  @ApiConflictError(NAME_TAKEN)
   change(
     @CurrentPrincipal() actor: Principal,
     @Param('tagId', UuidParam) tagId: string,
@@ -35,6 +62,10 @@ export class TagsController {
   /** Archives: the tag leaves `/v1/tags` and the pickers; leads keep nothing pointing at it. */
   @Delete(':tagId')
   @Session()
+  @ApiOkResponse({ type: TagView, description: 'The archived tag (`archivedAt` set).' })
+  @ApiBadRequestErrors()
+  @ApiForbiddenError(CREATOR_OR_ADMIN)
+  @ApiNotFoundError('Tag', "when it is absent, archived or out of the caller's reach")
   archive(@CurrentPrincipal() actor: Principal, @Param('tagId', UuidParam) tagId: string) {
     return this.tags.archive(actor, tagId);
   }

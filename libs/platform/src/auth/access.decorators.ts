@@ -25,8 +25,13 @@ export const RequireScopes = (...scopes: Scope[]) =>
     ApiExtension('x-required-scopes', scopes),
     ApiBearerAuth('apiKey'),
     errorResponse(401, 'UNAUTHENTICATED: key missing, malformed, unknown, revoked or expired'),
-    errorResponse(403, 'API_KEY_SCOPE_MISSING and the other key rules'),
-    errorResponse(429, 'RATE_LIMITED'),
+    errorResponse(
+      403,
+      'API_KEY_SCOPE_MISSING (`details.missing`); the key rules: API_KEY_HAS_NO_OWNER, API_KEY_LEGACY, ' +
+        'API_KEY_HAS_WEBSITES, API_KEY_OWNER_NOT_IN_ORGANIZATION, API_KEY_ORIGIN_NOT_ALLOWED, ORG_DISABLED',
+    ),
+    errorResponse(429, 'RATE_LIMITED: wait `Retry-After` seconds'),
+    errorResponse(503, 'AUTH_UNAVAILABLE: the key owner could not be checked; retry shortly'),
   );
 
 /** A dashboard route opened by a session token (and `/api-keys`). */

@@ -1,9 +1,13 @@
 import { MikroORM } from '@mikro-orm/core';
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/access.decorators';
+import { ApiErrorResponse } from './api-errors.decorators';
 import { DependencyUnavailableError } from './domain-error';
-import { ErrorEnvelopeView } from './error-envelope.view';
+
+export class HealthView {
+  @ApiProperty({ enum: ['ok'] }) status: 'ok';
+}
 
 @ApiTags('health')
 @Controller('health')
@@ -13,9 +17,13 @@ export class HealthController {
   /** 200 while the database answers, 503 otherwise. */
   @Get()
   @Public()
-  @ApiOkResponse({ schema: { example: { status: 'ok' } } })
-  @ApiServiceUnavailableResponse({ type: ErrorEnvelopeView })
-  async check(): Promise<{ status: 'ok' }> {
+  @ApiOkResponse({ type: HealthView, description: 'The database answers.' })
+  @ApiErrorResponse(
+    503,
+    'INTERNAL: `A dependency is briefly unavailable; retry with backoff.` when the database does not answer ' +
+      '(`Retry-After: 1`)',
+  )
+  async check(): Promise<HealthView> {
     const { ok } = await this.orm.checkConnection();
     if (!ok) throw new DependencyUnavailableError('database did not answer');
     return { status: 'ok' };

@@ -132,3 +132,8 @@ export class ApiKeyRowView {
   @ApiProperty({ nullable: true, type: String }) rotatedFromId: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) graceUntil: string | null;
 }
+
+export class RevokedApiKeyView {
+  @ApiProperty({ enum: [true], description: 'Always true; revoking an already revoked key changes nothing.' })
+  success: true;
+}

@@ -1,0 +1,135 @@
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { CRM_STATUSES, type CrmStatus } from '../../domain/lead.entity';
+import { TIMELINE_TYPES, type TimelineType } from '../../domain/lead-history.entity';
+import type { TimelineEntry, TimelinePage } from '../../application/timeline.queries';
+import { TaskView } from './note-task.view';
+
+const HISTORY_SOURCES = ['user', 'api'];
+
+/** `leadCreated`: how the lead came in. */
+export class LeadCreatedPayloadView {
+  @ApiProperty({ example: 'api', description: 'Where the lead came from (`api` through this API).' })
+  source: string;
+
+  @ApiProperty({ type: String, nullable: true }) leadGroupName: string | null;
+  @ApiProperty({ enum: CRM_STATUSES, description: 'Status the lead opened with.' }) crmStatus: CrmStatus;
+}
+
+/** `assigneeChange`: owners added and removed. */
+export class AssigneeChangePayloadView {
+  @ApiProperty({ type: [String] }) addedUserIds: string[];
+  @ApiProperty({ type: [String] }) removedUserIds: string[];
+  @ApiProperty({ format: 'uuid', description: 'User id of whoever made the change.' }) changedBy: string;
+  @ApiProperty({ enum: HISTORY_SOURCES, description: '`api` for changes made through the API.' })
+  source: string;
+}
+
+/** `statusChange`: the lead's `crmStatus` from and to. */
+export class StatusChangePayloadView {
+  @ApiProperty({ enum: CRM_STATUSES }) from: CrmStatus;
+  @ApiProperty({ enum: CRM_STATUSES }) to: CrmStatus;
+  @ApiProperty({ format: 'uuid', description: 'User id of whoever made the change.' }) changedBy: string;
+  @ApiProperty({ enum: HISTORY_SOURCES, description: '`api` for changes made through the API.' })
+  source: string;
+}
+
+/** `note`: the note as it is now (edits and deletions show). */
+export class NotePayloadView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) authorId: string;
+  @ApiProperty({ description: 'Cut at 1,000 characters; `_preview` then says so.' }) content: string;
+  @ApiProperty() isPinned: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+/** `task`: what happened to a task; the task itself is in the page's `tasksById`. */
+export class TaskPayloadView {
+  @ApiProperty({
+    format: 'uuid',
+    description: 'Key into `tasksById` (absent there once the task is deleted).',
+  })
+  taskId: string;
+
+  @ApiProperty({ enum: ['created', 'completed', 'reopened'] }) action: string;
+}
+
+/** Which field of the entry was shortened. */
+export class TimelinePreviewView {
+  @ApiProperty({ example: 'content' }) field: string;
+  @ApiProperty({ type: 'integer', example: 1000 }) shownLength: number;
+  @ApiProperty({ type: 'integer' }) fullLength: number;
+}
+
+const reserved = (context: string, fields?: string) =>
+  ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      `Reserved for the ${context} context, which writes no entries yet.` +
+      (fields ? ` Will carry ${fields}.` : ''),
+  });
+
+/**
+ * One entry: `type`, `date`, and one payload object whose key is the camelCase of `type`
+ * (`lead-created` → `leadCreated`). Only the payload of the entry's own type is present.
+ */
+export class TimelineEntryView implements TimelineEntry {
+  [payloadKey: string]: unknown;
+
+  @ApiProperty({ enum: TIMELINE_TYPES, description: 'Stable values; branch on this.' }) type: TimelineType;
+  @ApiProperty({ format: 'date-time' }) date: string;
+
+  @ApiPropertyOptional({
+    type: TimelinePreviewView,
+    description: 'Present when a long body (over 1,000 characters) was shortened.',
+  })
+  _preview?: TimelinePreviewView;
+
+  @ApiPropertyOptional({ type: LeadCreatedPayloadView, description: 'type `lead-created`' })
+  leadCreated?: LeadCreatedPayloadView;
+
+  @ApiPropertyOptional({ type: AssigneeChangePayloadView, description: 'type `assignee-change`' })
+  assigneeChange?: AssigneeChangePayloadView;
+
+  @ApiPropertyOptional({ type: StatusChangePayloadView, description: 'type `status-change`' })
+  statusChange?: StatusChangePayloadView;
+
+  @ApiPropertyOptional({ type: NotePayloadView, description: 'type `note`' })
+  note?: NotePayloadView;
+
+  @ApiPropertyOptional({ type: TaskPayloadView, description: 'type `task`' })
+  task?: TaskPayloadView;
+
+  @reserved('deals', '{dealId, action: created|stage-changed|won|lost|reopened, stage}')
+  deal?: Record<string, unknown>;
+
+  @reserved('calls') call?: Record<string, unknown>;
+  @reserved('email') email?: Record<string, unknown>;
+  @reserved('conversation (chat messages)') message?: Record<string, unknown>;
+  @reserved('viewings') viewing?: Record<string, unknown>;
+  @reserved('documents', '{documentId, action: attached|detached}') document?: Record<string, unknown>;
+}
+
+/** A lead's timeline, newest first, offset paging. */
+export class TimelinePageView implements TimelinePage {
+  @ApiProperty({ type: [TimelineEntryView] }) data: TimelineEntryView[];
+  @ApiProperty({ description: 'While true, send `nextOffset` as the next `offset`.' }) hasMore: boolean;
+  @ApiProperty({ type: 'integer', nullable: true }) nextOffset: number | null;
+  @ApiProperty({ type: 'integer' }) total: number;
+  @ApiProperty({ description: 'Whether `total` is exact (it is, for now).' }) totalIsExact: boolean;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { $ref: getSchemaPath(TaskView) },
+    description: 'Each task named by a `task` entry of this page, once, by id.',
+  })
+  tasksById: Record<string, TaskView>;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'object', additionalProperties: true },
+    description: 'Deals named by `deal` entries, by id; reserved for the deals context (always {} for now).',
+  })
+  dealsById: Record<string, unknown>;
+}

@@ -1,0 +1,192 @@
+import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import { TIMELINE_TYPES } from '@app/crm';
+import { TestApp } from '../test-app';
+
+/**
+ * The served `/v1/openapi.json` is complete: every operation names its scopes, its success answer
+ * with a schema, and the errors it can give in the envelope.
+ */
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+const PUBLIC = ['POST /auth/sign-up', 'POST /auth/sign-in', 'POST /auth/accept-invitation', 'GET /health'];
+const LEAD_LIST_ITEM_FIELDS = [
+  'id',
+  'firstName',
+  'lastName',
+  'email',
+  'phoneNumber',
+  'language',
+  'companyName',
+  'crmStatus',
+  'assigneeIds',
+  'purchasedAt',
+  'totalCalls',
+  'lastCallAt',
+  'pendingTasks',
+  'nextTaskDueAt',
+  'leadGroup',
+  'tags',
+];
+
+type Schema = SchemaObject | ReferenceObject;
+
+interface Operation {
+  route: string;
+  path: string;
+  op: OperationObject & Record<string, unknown>;
+}
+
+function operations(document: OpenAPIObject): Operation[] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    HTTP_METHODS.flatMap((method) => {
+      const op = item[method];
+      return op ? [{ route: `${method.toUpperCase()} ${path}`, path, op: op as Operation['op'] }] : [];
+    }),
+  );
+}
+
+const jsonSchema = (op: OperationObject, status: string): Schema | undefined => {
+  const response = op.responses[status] as { content?: Record<string, { schema?: Schema }> } | undefined;
+  return response?.content?.['application/json']?.schema;
+};
+
+/** Follows `$ref`s into `components.schemas`. */
+function resolve(document: OpenAPIObject, schema: Schema | undefined): SchemaObject | undefined {
+  if (!schema) return undefined;
+  if ('$ref' in schema) {
+    const name = schema.$ref.replace('#/components/schemas/', '');
+    return resolve(document, document.components?.schemas?.[name]);
+  }
+  return schema;
+}
+
+function property(
+  document: OpenAPIObject,
+  schema: Schema | undefined,
+  name: string,
+): SchemaObject | undefined {
+  return resolve(document, resolve(document, schema)?.properties?.[name]);
+}
+
+describe('OpenAPI document', () => {
+  let t: TestApp;
+  let document: OpenAPIObject;
+  let ops: Operation[];
+  const op = (route: string) => {
+    const found = ops.find((o) => o.route === route);
+    if (!found) throw new Error(`${route} is not documented`);
+    return found.op;
+  };
+  /** The description of one documented answer ('' when the answer is not documented). */
+  const said = (route: string, status: string) =>
+    (op(route).responses[status] as { description?: string } | undefined)?.description ?? '';
+
+  beforeAll(async () => {
+    t = await TestApp.start();
+    document = (await t.http.get('/v1/openapi.json').expect(200)).body as OpenAPIObject;
+    ops = operations(document);
+  });
+  afterAll(() => t.stop());
+
+  it('documents the routes', () => {
+    expect(ops.length).toBeGreaterThan(40);
+    for (const route of PUBLIC) expect(op(route)).toBeDefined();
+  });
+
+  it('names x-required-scopes on every operation', () => {
+    const missing = ops.filter(({ op }) => !Array.isArray(op['x-required-scopes'])).map((o) => o.route);
+    expect(missing).toEqual([]);
+  });
+
+  it('gives every operation a 2xx answer, with a JSON schema unless it is 204', () => {
+    const noSuccess = ops.filter(({ op }) => !Object.keys(op.responses).some((s) => /^2\d\d$/.test(s)));
+    expect(noSuccess.map((o) => o.route)).toEqual([]);
+    const noSchema = ops.flatMap(({ route, op }) =>
+      Object.keys(op.responses)
+        .filter((status) => /^2\d\d$/.test(status) && status !== '204')
+        .filter((status) => {
+          const schema = jsonSchema(op, status);
+          return !schema || (!('$ref' in schema) && !schema.type && !schema.items && !schema.properties);
+        })
+        .map((status) => `${route} ${status}`),
+    );
+    expect(noSchema).toEqual([]);
+  });
+
+  it('documents every error answer with the error envelope', () => {
+    const bare = ops.flatMap(({ route, op }) =>
+      Object.keys(op.responses)
+        .filter((status) => /^[45]\d\d$/.test(status))
+        .filter((status) => {
+          const schema = jsonSchema(op, status);
+          return !schema || !('$ref' in schema) || !schema.$ref.endsWith('/ErrorEnvelopeView');
+        })
+        .map((status) => `${route} ${status}`),
+    );
+    expect(bare).toEqual([]);
+  });
+
+  it('documents 400 and 404 on every operation with a path parameter', () => {
+    const withParams = ops.filter(({ path }) => /\{\w+\}/.test(path));
+    expect(withParams.length).toBeGreaterThan(10);
+    const missing = withParams.flatMap(({ route, op }) =>
+      ['400', '404'].filter((status) => !op.responses[status]).map((status) => `${route} ${status}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('documents 401 on every operation that is not public', () => {
+    const missing = ops
+      .filter(({ route }) => !PUBLIC.includes(route))
+      .filter(({ op }) => !op.responses['401'])
+      .map((o) => o.route);
+    expect(missing).toEqual([]);
+  });
+
+  it('names the 404 message of the record', () => {
+    expect(said('GET /v1/leads/{leadId}', '404')).toContain('`Lead not found.`');
+    expect(said('PATCH /v1/notes/{noteId}', '404')).toContain('`Note not found.`');
+    expect(said('PATCH /v1/tasks/{taskId}', '404')).toContain('`Task not found.`');
+    expect(said('PATCH /api-keys/{id}', '404')).toContain('`API key not found.`');
+  });
+
+  it('names the 409, 403 and 410 codes where they apply', () => {
+    expect(said('POST /api-keys', '409')).toContain('API_KEY_LIMIT_REACHED');
+    expect(said('PATCH /api-keys/{id}', '409')).toContain('API_KEY_NOT_ACTIVE');
+    expect(said('POST /api-keys/{id}/rotate', '409')).toContain('API_KEY_ALREADY_ROTATED');
+    expect(said('PATCH /api-keys/{id}', '403')).toContain('API_KEY_NOT_YOURS');
+    expect(said('POST /api-keys', '403')).toContain('API_KEY_SCOPE_NOT_GRANTABLE');
+    expect(said('POST /v1/leads', '409')).toContain('IDEMPOTENCY_KEY_REUSED');
+    expect(said('POST /auth/sign-up', '409')).toContain('CONFLICT');
+    expect(said('POST /auth/accept-invitation', '410')).toContain('GONE');
+    expect(said('GET /health', '503')).toContain('INTERNAL');
+  });
+
+  it('lists every timeline type in the timeline entry schema, with a payload per type', () => {
+    const page = jsonSchema(op('GET /v1/leads/{leadId}/timeline'), '200');
+    const entry = resolve(document, property(document, page, 'data')?.items);
+    const type = resolve(document, entry?.properties?.type);
+    expect([...(type?.enum ?? [])].sort()).toEqual([...TIMELINE_TYPES].sort());
+    const payloadKey = (value: string) => value.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    for (const value of TIMELINE_TYPES) expect(entry?.properties).toHaveProperty(payloadKey(value));
+    expect(entry?.properties).toHaveProperty('_preview');
+    for (const field of ['hasMore', 'nextOffset', 'total', 'totalIsExact', 'tasksById', 'dealsById'])
+      expect(resolve(document, page)?.properties).toHaveProperty(field);
+    const task = property(document, page, 'tasksById')?.additionalProperties as Schema;
+    expect(resolve(document, task)?.properties).toHaveProperty('dueDate');
+  });
+
+  it('gives the Lead schema every list-item field of the spec', () => {
+    const item = resolve(document, property(document, jsonSchema(op('GET /v1/leads'), '200'), 'data')?.items);
+    const single = resolve(document, jsonSchema(op('GET /v1/leads/{leadId}'), '200'));
+    for (const lead of [item, single]) {
+      expect(Object.keys(lead?.properties ?? {})).toEqual(expect.arrayContaining(LEAD_LIST_ITEM_FIELDS));
+      expect(lead?.required).toEqual(expect.arrayContaining(LEAD_LIST_ITEM_FIELDS));
+    }
+    expect(Object.keys(single?.properties ?? {})).toEqual(
+      expect.arrayContaining(['source', 'leadType', 'createdAt', 'channels']),
+    );
+    expect(Object.keys(resolve(document, jsonSchema(op('GET /v1/leads'), '200'))?.properties ?? {})).toEqual(
+      expect.arrayContaining(['data', 'hasMore', 'page', 'limit', 'total']),
+    );
+  });
+});
