@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
@@ -31,6 +32,10 @@ export const toList = ({ value }: { value: unknown }): unknown => {
   );
 };
 
+/** A list of uuids, sent as a JSON array, a single value, or comma-separated/repeated in a query. */
+export const UuidList = (max: number) =>
+  applyDecorators(Transform(toList), IsArray(), ArrayMaxSize(max), IsUUID('all', { each: true }));
+
 const BCP47 = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 const statusMessage = { message: `crmStatus must be one of ${CRM_STATUSES.join(', ')}` };
 
@@ -48,20 +53,14 @@ export class ListLeadsQueryDto extends PageQueryDto({ max: 100, default: 25 }) {
 
   @ApiPropertyOptional({ type: [String], description: 'Admin only; comma-separated or repeated' })
   @IsOptional()
-  @Transform(toList)
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsUUID('all', { each: true })
+  @UuidList(100)
   assigneeIds?: string[];
 }
 
 export class LeadCountsQueryDto {
   @ApiPropertyOptional({ type: [String], description: 'Admin only; comma-separated or repeated' })
   @IsOptional()
-  @Transform(toList)
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsUUID('all', { each: true })
+  @UuidList(100)
   assigneeIds?: string[];
 }
 
@@ -93,10 +92,7 @@ export class CreateLeadDto {
     description: 'Admin only (a member may name only themselves)',
   })
   @IsOptional()
-  @Transform(toList)
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsUUID('all', { each: true })
+  @UuidList(50)
   assigneeIds?: string[];
 
   @ApiPropertyOptional({
@@ -107,10 +103,7 @@ export class CreateLeadDto {
     description: 'Admin only',
   })
   @IsOptional()
-  @Transform(toList)
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsUUID('all', { each: true })
+  @UuidList(50)
   teamIds?: string[];
 
   @ApiPropertyOptional({ description: 'Admin only' })
@@ -164,10 +157,7 @@ export class LeadTagsDto {
 
 export class LeadAssigneesDto {
   @ApiProperty({ type: [String], description: '[] leaves the lead unassigned (replace)' })
-  @Transform(toList)
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsUUID('all', { each: true })
+  @UuidList(50)
   userIds: string[];
 
   @ApiPropertyOptional({
@@ -177,10 +167,7 @@ export class LeadAssigneesDto {
     ],
   })
   @IsOptional()
-  @Transform(toList)
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsUUID('all', { each: true })
+  @UuidList(50)
   teamIds?: string[];
 }
 

@@ -1,20 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Length,
-  MaxLength,
-  Min,
-  ValidateIf,
-} from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Length, MaxLength, Min, ValidateIf } from 'class-validator';
 import { TASK_STATUSES, type TaskStatus } from '../../domain/task.entity';
-import { toList } from './lead.dto';
+import { UuidList } from './lead.dto';
 
 export const NOTE_MAX = 100_000;
 
@@ -65,18 +53,12 @@ export class CreateTaskDto {
 
   @ApiPropertyOptional({ type: [String] })
   @IsOptional()
-  @Transform(toList)
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsUUID('all', { each: true })
+  @UuidList(50)
   assigneeIds?: string[];
 
   @ApiPropertyOptional({ type: [String] })
   @IsOptional()
-  @Transform(toList)
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsUUID('all', { each: true })
+  @UuidList(50)
   teamIds?: string[];
 }
 
@@ -103,17 +85,11 @@ export class ChangeTaskDto {
 
   @ApiPropertyOptional({ type: [String], description: 'Admin only' })
   @IsOptional()
-  @Transform(toList)
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsUUID('all', { each: true })
+  @UuidList(50)
   assigneeIds?: string[];
 
   @ApiPropertyOptional({ type: [String], description: 'Admin only' })
   @IsOptional()
-  @Transform(toList)
-  @IsArray()
-  @ArrayMaxSize(50)
-  @IsUUID('all', { each: true })
+  @UuidList(50)
   teamIds?: string[];
 }
