@@ -45,8 +45,17 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
     onLog: () => undefined,
     onError: () => undefined,
   });
-  if (fresh) await server.initialise();
-  await server.start();
-  if (!(await answers(url))) await server.createDatabase(DATABASE);
+  try {
+    if (fresh) await server.initialise();
+    await server.start();
+    if (!(await answers(url))) await server.createDatabase(DATABASE);
+  } catch (err) {
+    // the package rejects with bare values; say what failed and where
+    const reason = err instanceof Error ? err.message : String(err ?? 'no reason given');
+    throw new Error(
+      `Embedded PostgreSQL did not start (data in ${databaseDir}, port ${port}): ${reason}. ` +
+        'Is another server using that folder or port? Set DATABASE_URL to use your own PostgreSQL.',
+    );
+  }
   return { url, stop: () => server.stop() };
 }
