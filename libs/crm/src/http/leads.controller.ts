@@ -10,9 +10,8 @@ import {
   Idempotent,
   IntParam,
   Principal,
-  RequireScopes,
-  RequiresPlan,
 } from '@app/platform';
+import { CrmRead, CrmWrite } from './crm-access';
 import { LeadsQueries } from '../application/leads.queries';
 import { LeadsService } from '../application/leads.service';
 import { TimelineQueries } from '../application/timeline.queries';
@@ -53,7 +52,7 @@ export class LeadsController {
 
   /** Newest first, page paging with an exact total; a member sees only their own leads. */
   @Get()
-  @RequireScopes('crm:read')
+  @CrmRead()
   @ApiOkResponse({ type: LeadPageView })
   @ApiBadRequestErrors()
   @ApiForbiddenError(ASSIGNEE_FILTER_ADMIN_ONLY)
@@ -62,7 +61,7 @@ export class LeadsController {
   }
 
   @Get('counts')
-  @RequireScopes('crm:read')
+  @CrmRead()
   @ApiOkResponse({ type: LeadCountsView })
   @ApiBadRequestErrors()
   @ApiForbiddenError(ASSIGNEE_FILTER_ADMIN_ONLY)
@@ -71,7 +70,7 @@ export class LeadsController {
   }
 
   @Get(':leadId')
-  @RequireScopes('crm:read')
+  @CrmRead()
   @ApiOkResponse({ type: LeadView })
   @ApiBadRequestErrors()
   @ApiNotFoundError('Lead')
@@ -80,7 +79,7 @@ export class LeadsController {
   }
 
   @Get(':leadId/timeline')
-  @RequireScopes('crm:read')
+  @CrmRead()
   @ApiExtraModels(TaskView)
   @ApiOkResponse({ type: TimelinePageView })
   @ApiBadRequestErrors()
@@ -94,8 +93,7 @@ export class LeadsController {
   }
 
   @Post()
-  @RequireScopes('crm:write')
-  @RequiresPlan()
+  @CrmWrite()
   @Idempotent()
   @ApiCreatedResponse({ type: WrappedLeadView, description: "Owner defaults to the key's person." })
   @ApiJsonBodyErrors(
@@ -112,8 +110,7 @@ export class LeadsController {
   /** Bulk status: admin only, up to 500 leads. */
   @Post('status')
   @HttpCode(200)
-  @RequireScopes('crm:write')
-  @RequiresPlan()
+  @CrmWrite()
   @AdminOnly()
   @ApiOkResponse({ type: BulkLeadStatusResultView })
   @ApiJsonBodyErrors()
@@ -122,8 +119,7 @@ export class LeadsController {
   }
 
   @Patch(':leadId')
-  @RequireScopes('crm:write')
-  @RequiresPlan()
+  @CrmWrite()
   @ApiOkResponse({ type: LeadView })
   @ApiJsonBodyErrors()
   @ApiNotFoundError('Lead')
@@ -136,8 +132,7 @@ export class LeadsController {
   }
 
   @Put(':leadId/status')
-  @RequireScopes('crm:write')
-  @RequiresPlan()
+  @CrmWrite()
   @ApiOkResponse({ type: LeadView, description: 'A change is written to the timeline with source `api`.' })
   @ApiJsonBodyErrors()
   @ApiNotFoundError('Lead')
@@ -150,8 +145,7 @@ export class LeadsController {
   }
 
   @Put(':leadId/tags')
-  @RequireScopes('crm:write')
-  @RequiresPlan()
+  @CrmWrite()
   @ApiOkResponse({ type: LeadView, description: 'The lead with its new `tags`.' })
   @ApiJsonBodyErrors('A `tagIds` entry that is not a live tag of the organization is VALIDATION_FAILED.')
   @ApiNotFoundError('Lead')
@@ -164,8 +158,7 @@ export class LeadsController {
   }
 
   @Put(':leadId/assignees')
-  @RequireScopes('crm:write')
-  @RequiresPlan()
+  @CrmWrite()
   @AdminOnly()
   @ApiOkResponse({ type: WrappedLeadView })
   @ApiJsonBodyErrors(PEOPLE_CHECKED)
@@ -184,8 +177,7 @@ export class LeadsController {
 
   @Post(':leadId/assignees')
   @HttpCode(200)
-  @RequireScopes('crm:write')
-  @RequiresPlan()
+  @CrmWrite()
   @AdminOnly()
   @ApiOkResponse({ type: WrappedLeadView })
   @ApiJsonBodyErrors(PEOPLE_CHECKED)

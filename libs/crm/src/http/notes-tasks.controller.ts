@@ -9,10 +9,9 @@ import {
   Idempotent,
   IntParam,
   Principal,
-  RequireScopes,
-  RequiresPlan,
   UuidParam,
 } from '@app/platform';
+import { CrmRead, CrmWrite } from './crm-access';
 import { NotesService } from '../application/notes.service';
 import { TasksService } from '../application/tasks.service';
 import { ChangeTaskDto, CreateTaskDto, ListTasksQueryDto, NoteContentDto } from './dto/note-task.dto';
@@ -31,7 +30,7 @@ export class NotesController {
 
   /** Whole list, newest first. */
   @Get('leads/:leadId/notes')
-  @RequireScopes('crm:read')
+  @CrmRead()
   @ApiOkResponse({ type: NoteListView })
   @ApiBadRequestErrors()
   @ApiNotFoundError('Lead')
@@ -40,8 +39,7 @@ export class NotesController {
   }
 
   @Post('leads/:leadId/notes')
-  @RequireScopes('crm:write')
-  @RequiresPlan()
+  @CrmWrite()
   @Idempotent()
   @ApiCreatedResponse({ type: NoteView, description: "Authored by the key's person." })
   @ApiJsonBodyErrors()
@@ -56,8 +54,7 @@ export class NotesController {
 
   /** Anyone who reaches the lead may edit. */
   @Patch('notes/:noteId')
-  @RequireScopes('crm:write')
-  @RequiresPlan()
+  @CrmWrite()
   @ApiOkResponse({ type: NoteView })
   @ApiJsonBodyErrors()
   @ApiNotFoundError('Note')
@@ -72,8 +69,7 @@ export class NotesController {
   /** A member deletes only own notes, an admin any. */
   @Delete('notes/:noteId')
   @HttpCode(204)
-  @RequireScopes('crm:write')
-  @RequiresPlan()
+  @CrmWrite()
   @ApiNoContentResponse({ description: 'The note is gone.' })
   @ApiBadRequestErrors()
   @ApiForbiddenError('FORBIDDEN: `A member can delete only their own notes.`')
@@ -90,7 +86,7 @@ export class TasksController {
 
   /** Without leadId: at most 500 tasks the key's person created or is on. */
   @Get()
-  @RequireScopes('crm:read')
+  @CrmRead()
   @ApiOkResponse({ type: TaskListView })
   @ApiBadRequestErrors()
   @ApiNotFoundError('Lead', "when `leadId` names a lead that is absent or out of the caller's reach")
@@ -99,8 +95,7 @@ export class TasksController {
   }
 
   @Post()
-  @RequireScopes('crm:write')
-  @RequiresPlan()
+  @CrmWrite()
   @Idempotent()
   @ApiCreatedResponse({ type: TaskView, description: "Owner defaults to the key's person." })
   @ApiJsonBodyErrors(PEOPLE_CHECKED)
@@ -113,8 +108,7 @@ export class TasksController {
   }
 
   @Patch(':taskId')
-  @RequireScopes('crm:write')
-  @RequiresPlan()
+  @CrmWrite()
   @ApiOkResponse({ type: TaskView })
   @ApiJsonBodyErrors(PEOPLE_CHECKED)
   @ApiForbiddenError(`${TASK_FORBIDDEN}. FORBIDDEN: \`Only an admin can change who is on a task.\``)
@@ -129,8 +123,7 @@ export class TasksController {
 
   @Delete(':taskId')
   @HttpCode(204)
-  @RequireScopes('crm:write')
-  @RequiresPlan()
+  @CrmWrite()
   @ApiNoContentResponse({ description: 'The task is gone.' })
   @ApiBadRequestErrors()
   @ApiForbiddenError(TASK_FORBIDDEN)
