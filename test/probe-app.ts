@@ -4,7 +4,7 @@ import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { ApiModule } from '../apps/api/src/api.module';
-import { AppConfig, configureHttpApp } from '@app/platform';
+import { AppConfig, Clock, configureHttpApp, ManualClock } from '@app/platform';
 import { uniqueEmail } from './test-app';
 
 /**
@@ -22,7 +22,11 @@ export class ProbeApp {
     const moduleRef = await Test.createTestingModule({
       imports: [ApiModule.forRoot(config)],
       controllers,
-    }).compile();
+    })
+      // a fixed clock: rate windows never roll over in the middle of a test
+      .overrideProvider(Clock)
+      .useValue(new ManualClock())
+      .compile();
     const app = moduleRef.createNestApplication<NestExpressApplication>({
       bodyParser: false,
       rawBody: true,

@@ -17,7 +17,10 @@ describe('two API processes sharing Redis', () => {
     await one.stop();
     await two.stop();
   });
-  beforeEach(() => one.resetRows());
+  beforeEach(async () => {
+    await one.resetRows();
+    two.clock.set(one.clock.now()); // one rate window for both processes, whatever the wall clock does
+  });
 
   it('count one budget per key and endpoint across both processes', async () => {
     const admin = await one.signUp();
