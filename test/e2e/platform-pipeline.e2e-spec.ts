@@ -1,4 +1,5 @@
 import { AddressInfo } from 'node:net';
+import { MikroORM } from '@mikro-orm/core';
 import { request as httpRequest, Server } from 'node:http';
 import { Controller, Get, Post } from '@nestjs/common';
 import type { Response } from 'supertest';
@@ -343,6 +344,28 @@ describe('the HTTP pipeline', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ status: 'ok' });
       expect(res.headers['x-request-id']).toMatch(UUID);
+    });
+
+    it('GET /health → 503 in the envelope when the database does not answer', async () => {
+      const orm = p.app.get(MikroORM);
+      const check = jest
+        .spyOn(orm, 'checkConnection')
+        .mockResolvedValue({
+          ok: false,
+          reason: 'connection refused',
+          error: new Error('connection refused'),
+        });
+      try {
+        const res = await p.http.get('/health');
+        expect(res.status).toBe(503);
+        expect(res.body).toEqual({
+          error: { code: 'INTERNAL', message: expect.any(String), status: 503 },
+          requestId: res.headers['x-request-id'],
+        });
+        expect(JSON.stringify(res.body)).not.toContain('connection refused');
+      } finally {
+        check.mockRestore();
+      }
     });
 
     it('GET /v1/openapi.json names the scopes of every operation', async () => {
