@@ -348,13 +348,11 @@ describe('the HTTP pipeline', () => {
 
     it('GET /health → 503 in the envelope when the database does not answer', async () => {
       const orm = p.app.get(MikroORM);
-      const check = jest
-        .spyOn(orm, 'checkConnection')
-        .mockResolvedValue({
-          ok: false,
-          reason: 'connection refused',
-          error: new Error('connection refused'),
-        });
+      const check = jest.spyOn(orm, 'checkConnection').mockResolvedValue({
+        ok: false,
+        reason: 'connection refused',
+        error: new Error('connection refused'),
+      });
       try {
         const res = await p.http.get('/health');
         expect(res.status).toBe(503);
