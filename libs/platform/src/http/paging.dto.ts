@@ -30,7 +30,7 @@ export interface OffsetQuery {
 }
 
 /** An optional whole-number query parameter within `min`..`max`. */
-export const IntegerQuery = (range: { min: number; max?: number; default: number }) =>
+export const IntegerQuery = (range: { min: number; max?: number; default?: number }) =>
   applyDecorators(
     ApiPropertyOptional({ minimum: range.min, maximum: range.max, default: range.default }),
     IsOptional(),

@@ -11,6 +11,17 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
   });
 }
 
+/** Path of the first string holding a NUL character (PostgreSQL text cannot store one), if any. */
+export function findNulCharacter(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, child] of Object.entries(value)) {
+    const found = findNulCharacter(child, path ? `${path}.${key}` : key);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 /**
  * The one validation pipe: transforms to DTO classes, drops unknown fields and query parameters
  * (spec: ignored, not rejected), and refuses with 400 VALIDATION_FAILED + `details.issues`.
@@ -32,6 +43,10 @@ export class RequestValidationPipe extends ValidationPipe {
     // Number('1e3') must not turn a malformed lead id into lead 1000
     if (metadata.type === 'param' && this.isPrimitiveOrBuiltin(metadata.metatype)) return value;
     const isDto = typeof metadata.metatype === 'function' && !this.isPrimitiveOrBuiltin(metadata.metatype);
+    if (metadata.type === 'body' || metadata.type === 'query') {
+      const path = findNulCharacter(value);
+      if (path !== null) throw validationFailed([{ path, message: 'must not contain a NUL character' }]);
+    }
     if (metadata.type === 'body' && isDto) {
       if (value === undefined) value = {};
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {

@@ -11,6 +11,7 @@ import {
   IsString,
   IsUUID,
   Matches,
+  Max,
   MaxLength,
   Min,
   ValidateIf,
@@ -31,6 +32,10 @@ export const toList = ({ value }: { value: unknown }): unknown => {
       : [item],
   );
 };
+
+/** A lead id in a body: a positive whole number that fits the database's bigint. */
+export const LeadIdField = (options: { each?: boolean } = {}) =>
+  applyDecorators(IsInt(options), Min(1, options), Max(Number.MAX_SAFE_INTEGER, options));
 
 /** A list of uuids, sent as a JSON array, a single value, or comma-separated/repeated in a query. */
 export const UuidList = (max: number) =>
@@ -142,8 +147,7 @@ export class BulkLeadStatusDto extends LeadStatusDto {
   @ApiProperty({ type: [Number], maxItems: 500 })
   @IsArray()
   @ArrayMaxSize(500)
-  @IsInt({ each: true })
-  @Min(1, { each: true })
+  @LeadIdField({ each: true })
   leadIds: number[];
 }
 

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, MaxLength, ValidateIf } from 'class-validator';
+import { IntegerQuery } from '@app/platform';
 import { TASK_STATUSES, type TaskStatus } from '../../domain/task.entity';
-import { UuidList } from './lead.dto';
+import { LeadIdField, UuidList } from './lead.dto';
 
 export const NOTE_MAX = 100_000;
 
@@ -14,11 +14,7 @@ export class NoteContentDto {
 }
 
 export class ListTasksQueryDto {
-  @ApiPropertyOptional({ type: Number })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IntegerQuery({ min: 1, max: Number.MAX_SAFE_INTEGER })
   leadId?: number;
 
   @ApiPropertyOptional({ enum: TASK_STATUSES, description: 'Without leadId only' })
@@ -34,7 +30,7 @@ const DUE_DATE_DOC = {
 };
 
 export class CreateTaskDto {
-  @ApiProperty() @IsInt() @Min(1) leadId: number;
+  @ApiProperty() @LeadIdField() leadId: number;
 
   @ApiProperty({ maxLength: 500 }) @IsString() @Length(1, 500) title: string;
 

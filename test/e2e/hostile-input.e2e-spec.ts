@@ -1,0 +1,65 @@
+import { createKey } from '../api-keys.fixtures';
+import { expectError } from '../envelope';
+import { TestApp } from '../test-app';
+
+/** Input that once reached the database: every one is a clear 400, never a 500. */
+describe('hostile input', () => {
+  let t: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    t = await TestApp.start();
+    const admin = await t.signUp();
+    key = (await createKey(t, admin, { scopes: ['crm:read', 'crm:write'] })).key;
+  });
+  afterAll(() => t.stop());
+
+  const lead = { firstName: 'Ana', lastName: 'Ruiz', email: 'a@x.es', phoneNumber: '+34', crmStatus: 'lead' };
+  const cases: [string, 'get' | 'post' | 'put', string, object | undefined, string][] = [
+    [
+      'a lead id past bigint in a bulk body',
+      'post',
+      '/v1/leads/status',
+      { leadIds: [1e20], crmStatus: 'lead' },
+      'leadIds',
+    ],
+    [
+      'a lead id past the safe integers',
+      'post',
+      '/v1/leads/status',
+      { leadIds: [Number.MAX_SAFE_INTEGER + 2], crmStatus: 'lead' },
+      'leadIds',
+    ],
+    ['a task for a lead id past bigint', 'post', '/v1/tasks', { leadId: 1e20, title: 'x' }, 'leadId'],
+    ['a task filter past bigint', 'get', '/v1/tasks?leadId=99999999999999999999', undefined, 'leadId'],
+    ['a task filter in exponent form', 'get', '/v1/tasks?leadId=1e3', undefined, 'leadId'],
+    [
+      'a NUL character in a body string',
+      'post',
+      '/v1/leads',
+      { ...lead, firstName: 'A\u0000na' },
+      'firstName',
+    ],
+    ['a NUL character in a query string', 'get', '/v1/leads?search=%00', undefined, 'search'],
+    [
+      'a NUL character in a nested body string',
+      'post',
+      '/v1/leads/1/notes',
+      { content: 'x\u0000y' },
+      'content',
+    ],
+  ];
+
+  it.each(cases)('refuses %s with 400 VALIDATION_FAILED', async (_label, method, path, body, field) => {
+    const res = await t.http[method](path).auth(key, { type: 'bearer' }).send(body);
+    expectError(res, 400, 'VALIDATION_FAILED');
+    expect(res.body.error.details.issues.map((issue: { path: string }) => issue.path)).toEqual(
+      expect.arrayContaining([expect.stringContaining(field)]),
+    );
+  });
+
+  it('treats LIKE wildcards in a search as plain characters', async () => {
+    await t.http.post('/v1/leads').auth(key, { type: 'bearer' }).send(lead).expect(201);
+    const res = await t.http.get('/v1/leads?search=%25').auth(key, { type: 'bearer' }).expect(200);
+    expect(res.body.total).toBe(0);
+  });
+});
