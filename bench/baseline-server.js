@@ -24,11 +24,6 @@ async function listLeads(url) {
     pool.query(numbered(sql.leadPageStatement(where, page, limit))),
     pool.query(numbered(sql.leadTotalStatement({ organizationId, memberId: null }, { search }))),
   ]);
-  const tagIds = [...new Set(rows.rows.flatMap((row) => row.tags.map((tag) => tag.id)))];
-  const counts = tagIds.length
-    ? (await pool.query(numbered(sql.tagLeadCountsStatement(organizationId, tagIds)))).rows
-    : [];
-  const byTag = new Map(counts.map((c) => [c.tag_id, Number(c.n)]));
   const total = Number(count.rows[0].total);
   return {
     data: rows.rows.map((row) => ({
@@ -40,7 +35,7 @@ async function listLeads(url) {
       crmStatus: row.crm_status,
       assigneeIds: row.assignee_ids,
       pendingTasks: Number(row.pending_tasks),
-      tags: row.tags.map((tag) => ({ ...tag, leadCount: byTag.get(tag.id) ?? 0 })),
+      tags: row.tags.map((tag) => ({ ...tag, leadCount: Number(tag.leadCount) })),
     })),
     hasMore: page * limit < total,
     page,

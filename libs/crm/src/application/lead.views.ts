@@ -56,12 +56,12 @@ export interface LeadRow {
   source: string;
   lead_type: string | null;
   created_at: Date;
-  tags: { id: string; name: string; color: string }[];
+  tags: { id: string; name: string; color: string; leadCount: number | string }[];
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-export function leadListItem(row: LeadRow, leadCounts: Map<string, number>): LeadListItem {
+export function leadListItem(row: LeadRow): LeadListItem {
   return {
     id: Number(row.id),
     firstName: row.first_name,
@@ -78,13 +78,13 @@ export function leadListItem(row: LeadRow, leadCounts: Map<string, number>): Lea
     pendingTasks: Number(row.pending_tasks),
     nextTaskDueAt: iso(row.next_task_due_at),
     leadGroup: row.lead_group,
-    tags: row.tags.map((tag) => ({ ...tag, leadCount: leadCounts.get(tag.id) ?? 0 })),
+    tags: row.tags.map((tag) => ({ ...tag, leadCount: Number(tag.leadCount) })),
   };
 }
 
-export function leadView(row: LeadRow, leadCounts: Map<string, number>): LeadView {
+export function leadView(row: LeadRow): LeadView {
   return {
-    ...leadListItem(row, leadCounts),
+    ...leadListItem(row),
     source: row.source,
     leadType: row.lead_type,
     createdAt: iso(row.created_at)!,

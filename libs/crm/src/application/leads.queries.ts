@@ -10,7 +10,6 @@ import {
   leadTotalStatement,
   leadWhere,
   Statement,
-  tagLeadCountsStatement,
 } from './lead-list.sql';
 import { LeadListItem, leadListItem, LeadRow, LeadView, leadView } from './lead.views';
 
@@ -33,13 +32,7 @@ export class LeadsQueries {
       this.run<LeadRow>(leadPageStatement(where, query.page, query.limit)),
       this.run<{ total: string }>(leadTotalStatement(this.scope(actor), query)),
     ]);
-    const counts = await this.tagLeadCounts(actor.organizationId, rows);
-    return pageResult(
-      rows.map((row) => leadListItem(row, counts)),
-      query.page,
-      query.limit,
-      Number(total),
-    );
+    return pageResult(rows.map(leadListItem), query.page, query.limit, Number(total));
   }
 
   async get(actor: Principal, leadId: number): Promise<LeadView> {
@@ -49,7 +42,7 @@ export class LeadsQueries {
       params: [...where.params, leadId],
     });
     if (rows.length === 0) throw notFound('Lead');
-    return leadView(rows[0], await this.tagLeadCounts(actor.organizationId, rows));
+    return leadView(rows[0]);
   }
 
   /** Per status; `unassigned` for admins only; a member counts own leads. */
@@ -88,15 +81,6 @@ export class LeadsQueries {
 
   private scope(actor: Principal): LeadListScope {
     return { organizationId: actor.organizationId, memberId: isAdmin(actor) ? null : actor.userId };
-  }
-
-  private async tagLeadCounts(organizationId: string, rows: LeadRow[]): Promise<Map<string, number>> {
-    const tagIds = [...new Set(rows.flatMap((row) => row.tags.map((tag) => tag.id)))];
-    if (tagIds.length === 0) return new Map();
-    const counts = await this.run<{ tag_id: string; n: string }>(
-      tagLeadCountsStatement(organizationId, tagIds),
-    );
-    return new Map(counts.map((c) => [c.tag_id, Number(c.n)]));
   }
 
   /** Runs inside the request's transaction when there is one (idempotent creates read their own write). */
