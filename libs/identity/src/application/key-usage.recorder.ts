@@ -1,5 +1,5 @@
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 
 interface Usage {
   count: number;
@@ -15,7 +15,7 @@ const FLUSH_EVERY_MS = 10_000; // spec: usage fields may lag about 30 seconds
  * write per request on the hot path.
  */
 @Injectable()
-export class KeyUsageRecorder implements OnModuleInit, OnApplicationShutdown {
+export class KeyUsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
   private readonly log = new Logger('KeyUsage');
   private pending = new Map<string, Usage>();
   private timer?: NodeJS.Timeout;
@@ -30,7 +30,8 @@ export class KeyUsageRecorder implements OnModuleInit, OnApplicationShutdown {
     this.timer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  // before the ORM closes its pool, so the last few seconds of usage are written
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.flush().catch((err) => this.log.warn(String(err)));
   }
