@@ -4,17 +4,8 @@ import { ROLES, type Role } from '@app/platform';
 
 const PASSWORD_MIN = 10;
 
-export class SignUpDto {
-  @ApiProperty({ maxLength: 200 })
-  @IsString()
-  @Length(1, 200)
-  organizationName: string;
-
-  @ApiProperty({ format: 'email' })
-  @IsEmail()
-  @MaxLength(320)
-  email: string;
-
+/** What a person gives when they join: a password and a name. */
+class JoiningPersonDto {
   @ApiProperty({ minLength: PASSWORD_MIN, maxLength: 200 })
   @IsString()
   @Length(PASSWORD_MIN, 200, { message: `password must be at least ${PASSWORD_MIN} characters` })
@@ -29,6 +20,18 @@ export class SignUpDto {
   @IsString()
   @Length(1, 100)
   lastName: string;
+}
+
+export class SignUpDto extends JoiningPersonDto {
+  @ApiProperty({ maxLength: 200 })
+  @IsString()
+  @Length(1, 200)
+  organizationName: string;
+
+  @ApiProperty({ format: 'email' })
+  @IsEmail()
+  @MaxLength(320)
+  email: string;
 }
 
 export class SignInDto {
@@ -54,26 +57,11 @@ export class InviteDto {
   role: Role;
 }
 
-export class AcceptInvitationDto {
+export class AcceptInvitationDto extends JoiningPersonDto {
   @ApiProperty()
   @IsString()
   @Length(1, 200)
   token: string;
-
-  @ApiProperty({ minLength: PASSWORD_MIN, maxLength: 200 })
-  @IsString()
-  @Length(PASSWORD_MIN, 200, { message: `password must be at least ${PASSWORD_MIN} characters` })
-  password: string;
-
-  @ApiProperty({ maxLength: 100 })
-  @IsString()
-  @Length(1, 100)
-  firstName: string;
-
-  @ApiProperty({ maxLength: 100 })
-  @IsString()
-  @Length(1, 100)
-  lastName: string;
 }
 
 export class ChangeRoleDto {
