@@ -175,4 +175,25 @@ describe('rate limits on /v1', () => {
     await bulk().expect(200);
     await me(key.key).expect(200);
   });
+
+  it('answers a refused call with the headers of its budget, spending none of it', async () => {
+    const key = await keyLimitedTo(10, ['crm:read']);
+    t.clock.set(T0);
+    const create = () =>
+      asKey(t.http.post('/v1/leads'), key.key).send({
+        firstName: 'A',
+        lastName: 'B',
+        email: 'a@b.c',
+        phoneNumber: '1',
+        crmStatus: 'lead',
+      });
+    for (let i = 0; i < 2; i += 1) {
+      const refused = await create();
+      expectError(refused, 403, 'API_KEY_SCOPE_MISSING', { missing: ['crm:write'] });
+      expect(limits(refused)).toEqual({ short: '10', medium: '50', long: '250' });
+      expect(remaining(refused)).toEqual({ short: '10', medium: '50', long: '250' });
+    }
+    const allowed = await asKey(t.http.get('/v1/leads'), key.key).expect(200);
+    expect(remaining(allowed).short).toBe('9');
+  });
 });

@@ -34,6 +34,21 @@ describe('two API processes sharing Redis', () => {
     expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
   });
 
+  it('report a refused call’s budget from the shared counters without spending it', async () => {
+    const admin = await one.signUp();
+    const key = await createKey(one, admin, { scopes: ['crm:read'] });
+    await sql(one, 'update api_keys set rate_limit_per_minute = 5 where id = ?', [key.id]);
+    await asKey(one.http.post('/v1/leads/status'), key.key)
+      .send({ leadIds: [], crmStatus: 'lead' })
+      .expect(403);
+    const refused = await asKey(two.http.post('/v1/leads/status'), key.key).send({
+      leadIds: [],
+      crmStatus: 'lead',
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.headers['x-ratelimit-remaining-short']).toBe('5');
+  });
+
   it('stop a revoked key at once in the other process too (cache invalidated through Redis)', async () => {
     const admin = await one.signUp();
     const key = await createKey(one, admin, { scopes: ['crm:read'] });

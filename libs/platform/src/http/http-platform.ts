@@ -6,7 +6,7 @@ import { NoBodyGuard } from './body-rules';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { ErrorEnvelopeFilter } from './error-envelope.filter';
-import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { RateLimitGuard, RateLimiter } from './rate-limit/rate-limit.guard';
 import { MemoryRateLimitStore, RateLimitStore, RedisRateLimitStore } from './rate-limit/rate-limit.store';
 import { RequestValidationPipe } from './validation.pipe';
 
@@ -20,6 +20,7 @@ export const HTTP_PLATFORM_PROVIDERS: Provider[] = [
   { provide: APP_GUARD, useClass: NoBodyGuard },
   { provide: APP_GUARD, useClass: AccessGuard },
   { provide: APP_GUARD, useClass: RateLimitGuard },
+  RateLimiter,
   { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
   IdempotencyStore,
   {

@@ -39,13 +39,21 @@ const limitsFor = (principal: ApiKeyPrincipal) => {
   return RATE_WINDOWS.map((window) => ({ ...window, limit: Math.max(1, Math.round(window.limit * factor)) }));
 };
 
+interface CallBudget {
+  nowMs: number;
+  windows: ReturnType<typeof limitsFor>;
+  hits: WindowHit[];
+  limits: number[];
+}
+
 /**
- * Step 6 of the pipeline: three windows per key and route template, `X-RateLimit-*` headers on
- * every answer to a key, 429 RATE_LIMITED with `Retry-After` and `X-RateLimit-Reset` past them.
- * A store that does not answer lets the call through (logged): limits protect, they never break.
+ * Per key and route template: three windows plus any named shared limit. Sets the
+ * `X-RateLimit-*` headers on the answer; `consume` spends the call, `describe` only reports
+ * (refused calls answer with the headers but spend nothing). A store that does not answer lets
+ * the call through (logged): limits protect, they never break.
  */
 @Injectable()
-export class RateLimitGuard implements CanActivate {
+export class RateLimiter {
   private readonly log = new Logger('RateLimit');
 
   constructor(
@@ -54,48 +62,65 @@ export class RateLimitGuard implements CanActivate {
     private readonly clock: Clock,
   ) {}
 
-  async canActivate(ctx: ExecutionContext): Promise<boolean> {
-    const req = ctx.switchToHttp().getRequest<Request & AuthedRequest>();
-    const principal = req.principal;
-    if (principal?.kind !== 'apiKey') return true;
-    const res = ctx.switchToHttp().getResponse<Response>();
-    const nowMs = this.clock.now().getTime();
+  async consume(ctx: ExecutionContext, principal: ApiKeyPrincipal): Promise<void> {
+    const budget = this.budget(ctx, principal);
+    const counts = await this.store.hit(budget.hits, budget.nowMs).catch((err: unknown) => {
+      this.log.warn({ err: String(err) }, 'rate-limit store unavailable; call let through');
+      return null;
+    });
+    if (!counts) return;
+    this.setHeaders(ctx, budget, counts);
+    const over = counts.filter((count, i) => count.count > budget.limits[i]);
+    if (over.length > 0) {
+      const resetAtMs = Math.max(...over.map((c) => c.resetAtMs));
+      throw new DomainError('RATE_LIMITED', 'Too many requests; wait Retry-After seconds.', undefined, {
+        'Retry-After': String(Math.max(1, Math.ceil((resetAtMs - budget.nowMs) / 1000))),
+        'X-RateLimit-Reset': String(Math.ceil(resetAtMs / 1000)),
+      });
+    }
+  }
+
+  async describe(ctx: ExecutionContext, principal: ApiKeyPrincipal): Promise<void> {
+    const budget = this.budget(ctx, principal);
+    const counts = await this.store.peek(budget.hits, budget.nowMs).catch(() => null);
+    if (counts) this.setHeaders(ctx, budget, counts);
+  }
+
+  private budget(ctx: ExecutionContext, principal: ApiKeyPrincipal): CallBudget {
+    const req = ctx.switchToHttp().getRequest<Request>();
     const endpoint = `${req.method} ${(req.route as { path?: string } | undefined)?.path ?? req.path}`;
     const windows = limitsFor(principal);
     const shared = this.reflector.get(SHARED_LIMIT, ctx.getHandler());
-
     const hits: WindowHit[] = windows.map((w) => ({
       key: `${principal.keyId}:${endpoint}:${w.name}`,
       windowMs: w.windowMs,
     }));
+    const limits: number[] = windows.map((w) => w.limit);
     if (shared) {
       hits.push({ key: `shared:${shared}:key:${principal.keyId}`, windowMs: MINUTE });
       hits.push({ key: `shared:${shared}:org:${principal.organizationId}`, windowMs: MINUTE });
+      limits.push(SHARED_LIMITS[shared].perMinute, SHARED_LIMITS[shared].perMinute);
     }
-    let counts: WindowCount[];
-    try {
-      counts = await this.store.hit(hits, nowMs);
-    } catch (err) {
-      this.log.warn({ err: String(err) }, 'rate-limit store unavailable; call let through');
-      return true;
-    }
+    return { nowMs: this.clock.now().getTime(), windows, hits, limits };
+  }
 
-    windows.forEach((w, i) => {
+  private setHeaders(ctx: ExecutionContext, budget: CallBudget, counts: WindowCount[]): void {
+    const res = ctx.switchToHttp().getResponse<Response>();
+    budget.windows.forEach((w, i) => {
       res.setHeader(`X-RateLimit-Limit-${w.name}`, String(w.limit));
       res.setHeader(`X-RateLimit-Remaining-${w.name}`, String(Math.max(0, w.limit - counts[i].count)));
     });
-    const limits = [
-      ...windows.map((w) => w.limit),
-      ...(shared ? [SHARED_LIMITS[shared].perMinute, SHARED_LIMITS[shared].perMinute] : []),
-    ];
-    const over = counts.filter((count, i) => count.count > limits[i]);
-    if (over.length > 0) {
-      const resetAtMs = Math.max(...over.map((c) => c.resetAtMs));
-      throw new DomainError('RATE_LIMITED', 'Too many requests; wait Retry-After seconds.', undefined, {
-        'Retry-After': String(Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000))),
-        'X-RateLimit-Reset': String(Math.ceil(resetAtMs / 1000)),
-      });
-    }
+  }
+}
+
+/** Step 6 of the pipeline: every call a key is allowed to make spends its budget. */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  constructor(private readonly limiter: RateLimiter) {}
+
+  async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    const principal = ctx.switchToHttp().getRequest<AuthedRequest>().principal;
+    if (principal?.kind === 'apiKey') await this.limiter.consume(ctx, principal);
     return true;
   }
 }

@@ -15,6 +15,8 @@ export interface WindowCount {
 /** Fixed-window counters: one increment per window per call, all windows in one round trip. */
 export abstract class RateLimitStore {
   abstract hit(hits: WindowHit[], nowMs: number): Promise<WindowCount[]>;
+  /** The current counts, spending nothing (for answers to refused calls). */
+  abstract peek(hits: WindowHit[], nowMs: number): Promise<WindowCount[]>;
 }
 
 const windowOf = (hit: WindowHit, nowMs: number) => {
@@ -35,6 +37,13 @@ export class MemoryRateLimitStore extends RateLimitStore {
       counter.count += 1;
       this.counters.set(name, counter);
       return { ...counter };
+    });
+  }
+
+  async peek(hits: WindowHit[], nowMs: number): Promise<WindowCount[]> {
+    return hits.map((hit) => {
+      const { name, resetAtMs } = windowOf(hit, nowMs);
+      return { count: this.counters.get(name)?.count ?? 0, resetAtMs };
     });
   }
 
@@ -73,6 +82,12 @@ export class RedisRateLimitStore extends RateLimitStore implements OnApplication
       ...hits.map((hit) => String(hit.windowMs)),
     )) as number[];
     return windows.map((w, i) => ({ count: Number(counts[i]), resetAtMs: w.resetAtMs }));
+  }
+
+  async peek(hits: WindowHit[], nowMs: number): Promise<WindowCount[]> {
+    const windows = hits.map((hit) => windowOf(hit, nowMs));
+    const counts = await this.redis.mget(...windows.map((w) => `rl:${w.name}`));
+    return windows.map((w, i) => ({ count: Number(counts[i] ?? 0), resetAtMs: w.resetAtMs }));
   }
 
   onApplicationShutdown(): void {
