@@ -6,10 +6,13 @@ import { TestApp } from '../test-app';
 describe('hostile input', () => {
   let t: TestApp;
   let key: string;
+  let keyId: string;
+  let adminToken: string;
   beforeAll(async () => {
     t = await TestApp.start();
     const admin = await t.signUp();
-    key = (await createKey(t, admin, { scopes: ['crm:read', 'crm:write'] })).key;
+    adminToken = admin.token;
+    ({ key, id: keyId } = await createKey(t, admin, { scopes: ['crm:read', 'crm:write'] }));
   });
   afterAll(() => t.stop());
 
@@ -61,5 +64,28 @@ describe('hostile input', () => {
     await t.http.post('/v1/leads').auth(key, { type: 'bearer' }).send(lead).expect(201);
     const res = await t.http.get('/v1/leads?search=%25').auth(key, { type: 'bearer' }).expect(200);
     expect(res.body.total).toBe(0);
+  });
+
+  it('refuses null for fields that may be left out but never cleared', async () => {
+    const created = await t.http.post('/v1/leads').auth(key, { type: 'bearer' }).send(lead).expect(201);
+    const task = await t.http
+      .post('/v1/tasks')
+      .auth(key, { type: 'bearer' })
+      .send({ leadId: created.body.lead.id, title: 'Call' })
+      .expect(201);
+    for (const field of ['title', 'status', 'assigneeIds', 'teamIds']) {
+      const res = await t.http
+        .patch(`/v1/tasks/${task.body.id}`)
+        .auth(key, { type: 'bearer' })
+        .send({ [field]: null });
+      expectError(res, 400, 'VALIDATION_FAILED');
+    }
+    for (const field of ['name', 'scopes', 'allowedOrigins']) {
+      const res = await t.http
+        .patch(`/api-keys/${keyId}`)
+        .auth(adminToken, { type: 'bearer' })
+        .send({ [field]: null });
+      expectError(res, 400, 'VALIDATION_FAILED');
+    }
   });
 });

@@ -30,3 +30,4 @@ export * from './http/idempotency/idempotency.interceptor';
 export * from './http/idempotency/idempotency.store';
 export * from './jobs/bullmq-jobs.module';
 export * from './http/api-errors.decorators';
+export * from './http/validation.decorators';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, MaxLength, ValidateIf } from 'class-validator';
-import { IntegerQuery } from '@app/platform';
+import { IntegerQuery, IsOmittable } from '@app/platform';
 import { TASK_STATUSES, type TaskStatus } from '../../domain/task.entity';
 import { LeadIdField, UuidList } from './lead.dto';
 
@@ -59,7 +59,7 @@ export class CreateTaskDto {
 }
 
 export class ChangeTaskDto {
-  @ApiPropertyOptional({ maxLength: 500 }) @IsOptional() @IsString() @Length(1, 500) title?: string;
+  @ApiPropertyOptional({ maxLength: 500 }) @IsOmittable() @IsString() @Length(1, 500) title?: string;
 
   @ApiPropertyOptional({ nullable: true, maxLength: 10_000 })
   @IsOptional()
@@ -75,17 +75,17 @@ export class ChangeTaskDto {
   dueDate?: string | null;
 
   @ApiPropertyOptional({ enum: TASK_STATUSES })
-  @IsOptional()
+  @IsOmittable()
   @IsIn(TASK_STATUSES)
   status?: TaskStatus;
 
   @ApiPropertyOptional({ type: [String], description: 'Admin only' })
-  @IsOptional()
+  @IsOmittable()
   @UuidList(50)
   assigneeIds?: string[];
 
   @ApiPropertyOptional({ type: [String], description: 'Admin only' })
-  @IsOptional()
+  @IsOmittable()
   @UuidList(50)
   teamIds?: string[];
 }

@@ -14,7 +14,13 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import { RESERVED_SCOPE, SCOPES_GRANTABLE, type GrantableScope, type Scope } from '@app/platform';
+import {
+  IsOmittable,
+  RESERVED_SCOPE,
+  SCOPES_GRANTABLE,
+  type GrantableScope,
+  type Scope,
+} from '@app/platform';
 
 export class CreateApiKeyDto {
   @ApiProperty({ minLength: 1, maxLength: 255 })
@@ -51,7 +57,7 @@ export class CreateApiKeyDto {
 
 export class UpdateApiKeyDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
-  @IsOptional()
+  @IsOmittable()
   @IsString()
   @Length(1, 255)
   name?: string;
@@ -61,7 +67,7 @@ export class UpdateApiKeyDto {
     isArray: true,
     description: 'The full new set; at least one.',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayUnique({ message: 'scopes must not repeat' })
@@ -88,7 +94,7 @@ export class UpdateApiKeyDto {
     maxItems: 20,
     description: 'The full list; [] removes every website.',
   })
-  @IsOptional()
+  @IsOmittable()
   @IsArray()
   @ArrayMaxSize(20)
   @IsString({ each: true })

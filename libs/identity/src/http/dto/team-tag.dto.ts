@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOmittable } from '@app/platform';
 import {
   ArrayMaxSize,
   IsArray,
@@ -12,9 +13,6 @@ import {
 
 export const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
 const colorMessage = { message: 'color must be a hex color like #1E88E5' };
-
-/** May be left out, but not sent as null: `IsOptional` would let null through to a not-null column. */
-const IsOmittable = () => ValidateIf((_, value) => value !== undefined);
 
 export class CreateTeamDto {
   @ApiProperty({ maxLength: 80 })
