@@ -135,8 +135,8 @@ export class AccountsService {
     return existing;
   }
 
-  private async refuseTakenEmail(email: string, em: EntityManager = this.em): Promise<void> {
-    if ((await em.count(User, { email: normalizeEmail(email) })) > 0) throw emailTaken();
+  private async refuseTakenEmail(email: string): Promise<void> {
+    if ((await this.em.count(User, { email: normalizeEmail(email) })) > 0) throw emailTaken();
   }
 
   /** Flushes everything persisted so far with the new session: one transaction per use-case. */

@@ -9,7 +9,6 @@ export enum QueueName {
 export enum JobName {
   PurgeExpiredIdentity = 'identity.purge-expired',
   CheckKeyOwners = 'api-keys.check-owners',
-  FlushKeyUsage = 'api-keys.flush-usage',
   PurgeIdempotency = 'idempotency.purge-expired',
 }
 

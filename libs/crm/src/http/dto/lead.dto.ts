@@ -20,7 +20,7 @@ import { OffsetQueryDto, PageQueryDto } from '@app/platform';
 import { CRM_STATUSES, type CrmStatus } from '../../domain/lead.entity';
 
 /** `a`, `["a","b"]` or `a,b` (query strings: comma-separated or repeated) → string[]. */
-export const toList = ({ value }: { value: unknown }): unknown => {
+const toList = ({ value }: { value: unknown }): unknown => {
   if (value === undefined || value === null) return value;
   const items = Array.isArray(value) ? value : [value];
   return items.flatMap((item) =>
