@@ -4,6 +4,7 @@ export * from './db/clock';
 export * from './db/database.module';
 export * from './db/database-location';
 export * from './db/orm-options';
+export * from './db/tenant.repository';
 export * from './http/domain-error';
 export * from './http/error-codes';
 export * from './http/error-body';
