@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { DomainError, unauthenticated } from '../http/domain-error';
+import { DomainError, unauthenticated } from '../errors/domain-error';
 import { RateLimiter } from '../http/rate-limit/rate-limit.guard';
 import { ACCESS, AccessDeclaration, ADMIN_ONLY, AuthedRequest, PLAN_REQUIRED } from './access.decorators';
 import { ApiKeyAuthenticator, SessionAuthenticator } from './authenticators';

@@ -3,7 +3,7 @@ import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { DynamicModule, Global, Injectable, Logger, Module, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import { Clock, SystemClock } from './clock';
+import { Clock, SystemClock } from '../clock/clock';
 import { DatabaseLocation, DatabaseLocationModule } from './database-location';
 import { ormOptions } from './orm-options';
 

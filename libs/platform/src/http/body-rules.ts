@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import type { NextFunction, Request, Response } from 'express';
-import { DomainError } from './domain-error';
+import { DomainError } from '../errors/domain-error';
 
 export type RequestWithBody = Request & { hasBody?: boolean };
 

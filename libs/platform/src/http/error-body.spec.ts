@@ -8,9 +8,9 @@ import {
   ServiceUnavailableException,
   UnauthorizedException,
 } from '@nestjs/common';
-import { DependencyUnavailableError, DomainError, notFound, validationFailed } from './domain-error';
+import { DependencyUnavailableError, DomainError, notFound, validationFailed } from '../errors/domain-error';
 import { isDependencyDown, toErrorBody } from './error-body';
-import { STATUS_OF } from './error-codes';
+import { STATUS_OF } from '../errors/error-codes';
 
 /** body-parser errors are plain errors with `status` and `type` (see the `http-errors` package). */
 const parserError = (type: string, status: number, message = 'parser said so'): Error =>

@@ -1,6 +1,6 @@
 import { HttpException, NotFoundException } from '@nestjs/common';
-import { DomainError } from './domain-error';
-import { ErrorBody, ErrorCode, STATUS_OF } from './error-codes';
+import { DomainError } from '../errors/domain-error';
+import { ErrorBody, ErrorCode, STATUS_OF } from '../errors/error-codes';
 
 export interface RenderedError {
   body: ErrorBody;

@@ -3,7 +3,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Public } from '../auth/access.decorators';
 import { ApiErrorResponse } from './api-errors.decorators';
-import { DependencyUnavailableError } from './domain-error';
+import { DependencyUnavailableError } from '../errors/domain-error';
 
 export class HealthView {
   @ApiProperty({ enum: ['ok'] }) status: 'ok';

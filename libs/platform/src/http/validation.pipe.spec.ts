@@ -12,7 +12,7 @@ import {
   ValidationError,
   validateSync,
 } from 'class-validator';
-import { DomainError } from './domain-error';
+import { DomainError } from '../errors/domain-error';
 import { flattenValidationErrors, RequestValidationPipe } from './validation.pipe';
 
 class LaneDto {

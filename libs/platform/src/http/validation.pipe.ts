@@ -1,6 +1,6 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
-import { validationFailed } from './domain-error';
-import { ValidationIssue } from './error-codes';
+import { validationFailed } from '../errors/domain-error';
+import { ValidationIssue } from '../errors/error-codes';
 
 /** Nested class-validator errors as `[{ path, message }]`, paths dotted (`lanes.0.name`). */
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): ValidationIssue[] {

@@ -2,7 +2,7 @@ import { BullModule, InjectQueue, OnWorkerEvent, Processor, WorkerHost } from '@
 import { DynamicModule, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
 import { AppConfig, ConfigError } from '../config/app-config';
-import { Clock } from '../db/clock';
+import { Clock } from '../clock/clock';
 import { JobsModule } from './in-process-jobs';
 import { PeriodicJobRegistry, QueueName } from './periodic';
 

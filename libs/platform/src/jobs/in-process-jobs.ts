@@ -7,7 +7,7 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { Clock } from '../db/clock';
+import { Clock } from '../clock/clock';
 import { PeriodicJobRegistry } from './periodic';
 
 /** Single-node mode (no REDIS_URL): the API runs every periodic job on its own timer. */

@@ -15,8 +15,8 @@ import type { Request, Response } from 'express';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { AuthedRequest } from '../../auth/access.decorators';
 import { sha256 } from '../../auth/secrets';
-import { Clock } from '../../db/clock';
-import { DomainError, validationFailed } from '../domain-error';
+import { Clock } from '../../clock/clock';
+import { DomainError, validationFailed } from '../../errors/domain-error';
 import { ErrorEnvelopeView } from '../error-envelope.view';
 import { IdempotencyStore } from './idempotency.store';
 

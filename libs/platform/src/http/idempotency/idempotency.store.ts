@@ -1,7 +1,7 @@
 import { CreateRequestContext } from '@mikro-orm/core';
 import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { DAY, MINUTE } from '../../db/clock';
+import { DAY, MINUTE } from '../../clock/clock';
 import { JobName, Periodic } from '../../jobs/periodic';
 
 export const RETENTION_MS = DAY;

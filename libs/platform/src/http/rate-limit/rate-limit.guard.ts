@@ -4,8 +4,8 @@ import type { Request, Response } from 'express';
 import { ApiExtension } from '@nestjs/swagger';
 import { AuthedRequest } from '../../auth/access.decorators';
 import { ApiKeyPrincipal } from '../../auth/principal';
-import { Clock, MINUTE, HOUR } from '../../db/clock';
-import { DomainError } from '../domain-error';
+import { Clock, MINUTE, HOUR } from '../../clock/clock';
+import { DomainError } from '../../errors/domain-error';
 import { RateLimitStore, WindowCount, WindowHit } from './rate-limit.store';
 
 /** Spec Limits: per key per endpoint; a raised per-minute limit scales the other two. */
