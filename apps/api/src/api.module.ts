@@ -7,6 +7,7 @@ import {
   HTTP_PLATFORM_PROVIDERS,
   JobsModule,
   LoggingModule,
+  RateLimitModule,
 } from '@app/platform';
 import { CrmModule } from '@app/crm';
 import { IdentityModule } from '@app/identity';
@@ -21,6 +22,7 @@ export class ApiModule {
         ConfigModule.forRoot(config),
         LoggingModule,
         DatabaseModule.forRoot(),
+        RateLimitModule.forRoot(),
         IdentityModule,
         CrmModule,
         JobsModule.forRoot({ inProcess: !config.redisUrl }),

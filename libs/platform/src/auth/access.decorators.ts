@@ -1,7 +1,7 @@
 import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiBearerAuth, ApiExtension, ApiResponse } from '@nestjs/swagger';
-import { ErrorEnvelopeView } from '../http/error-envelope.view';
+import { ErrorEnvelopeView } from '../errors/error-envelope.view';
 import type { Principal, Scope } from './principal';
 
 /** Which credential family a route opens to, and what it needs from it. */

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
-import { ErrorEnvelopeView } from './error-envelope.view';
+import { ErrorEnvelopeView } from '../errors/error-envelope.view';
 
 /**
  * Documentation only: the error answers a route can give, each with the `/v1` envelope schema and

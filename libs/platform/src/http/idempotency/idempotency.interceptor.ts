@@ -17,7 +17,7 @@ import { AuthedRequest } from '../../auth/access.decorators';
 import { sha256 } from '../../auth/secrets';
 import { Clock } from '../../clock/clock';
 import { DomainError, validationFailed } from '../../errors/domain-error';
-import { ErrorEnvelopeView } from '../error-envelope.view';
+import { ErrorEnvelopeView } from '../../errors/error-envelope.view';
 import { IdempotencyStore } from './idempotency.store';
 
 export interface IdempotencyOptions {

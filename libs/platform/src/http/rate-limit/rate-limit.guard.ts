@@ -1,126 +1,145 @@
-import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import { ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerGuard,
+  ThrottlerLimitDetail,
+  ThrottlerModuleOptions,
+  ThrottlerOptions,
+} from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { ApiExtension } from '@nestjs/swagger';
 import { AuthedRequest } from '../../auth/access.decorators';
-import { ApiKeyPrincipal } from '../../auth/principal';
-import { Clock, MINUTE, HOUR } from '../../clock/clock';
+import { GrantRefusalListener } from '../../auth/grant.guard';
+import { ApiKeyPrincipal, Principal } from '../../auth/principal';
 import { DomainError } from '../../errors/domain-error';
-import { RateLimitStore, WindowCount, WindowHit } from './rate-limit.store';
+import { RateLimitStore, WindowHit, WindowRecord } from './rate-limit.store';
 
-/** Spec Limits: per key per endpoint; a raised per-minute limit scales the other two. */
-export const RATE_WINDOWS = [
-  { name: 'short', windowMs: MINUTE, limit: 120 },
-  { name: 'medium', windowMs: 10 * MINUTE, limit: 600 },
-  { name: 'long', windowMs: HOUR, limit: 3000 },
-] as const;
+interface CallWindow extends WindowHit {
+  throttler: ThrottlerOptions;
+  tracker: string;
+}
 
-/** Named limits shared across endpoints, per key and per organization (semantic search). */
-export const SHARED_LIMITS = {
-  search: { perMinute: 30 },
-} as const;
-export type SharedLimitName = keyof typeof SHARED_LIMITS;
+type RateLimitedDetail = ThrottlerLimitDetail & { resetAtMs: number };
 
-export const SHARED_LIMIT = Reflector.createDecorator<SharedLimitName>();
-
-/** Also counts against the named shared limit (`search`: 30/min per key and per organization). */
-export const SharedRateLimit =
-  (name: SharedLimitName) => (target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => {
-    SHARED_LIMIT(name)(target, key as string, descriptor as PropertyDescriptor);
-    ApiExtension('x-shared-rate-limit', { name, perMinute: SHARED_LIMITS[name].perMinute })(
-      target,
-      key as string,
-      descriptor as PropertyDescriptor,
-    );
-  };
-
-const limitsFor = (principal: ApiKeyPrincipal) => {
-  const factor = (principal.rateLimitPerMinute ?? RATE_WINDOWS[0].limit) / RATE_WINDOWS[0].limit;
-  return RATE_WINDOWS.map((window) => ({ ...window, limit: Math.max(1, Math.round(window.limit * factor)) }));
+const apiKeyOf = (ctx: ExecutionContext): ApiKeyPrincipal | null => {
+  const principal = ctx.switchToHttp().getRequest<AuthedRequest>().principal;
+  return principal?.kind === 'apiKey' ? principal : null;
 };
 
-interface CallBudget {
-  nowMs: number;
-  windows: ReturnType<typeof limitsFor>;
-  hits: WindowHit[];
-  limits: number[];
-}
-
 /**
- * Per key and route template: three windows plus any named shared limit. Sets the
- * `X-RateLimit-*` headers on the answer; `consume` spends the call, `describe` only reports
- * (refused calls answer with the headers but spend nothing). A store that does not answer lets
- * the call through (logged): limits protect, they never break.
+ * The last step of the pipeline: the throttler, per API key and route template (`GET /v1/leads/:id`),
+ * for API keys only (session and public routes are not limited). Every named throttler of the call
+ * (short, medium, long, and a shared limit on routes that name one) is counted in one store round
+ * trip; every window is spent even when one refuses, as fixed windows do. Sets
+ * `X-RateLimit-Limit-<name>` and `X-RateLimit-Remaining-<name>`; past a limit, 429 RATE_LIMITED
+ * with `Retry-After` and `X-RateLimit-Reset` of the window that frees last. A store that does not
+ * answer lets the call through (logged): limits protect, they never break.
  */
 @Injectable()
-export class RateLimiter {
-  private readonly log = new Logger('RateLimit');
-
+export class RateLimitGuard extends ThrottlerGuard implements GrantRefusalListener {
   constructor(
-    private readonly store: RateLimitStore,
-    private readonly reflector: Reflector,
-    private readonly clock: Clock,
-  ) {}
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() private readonly store: RateLimitStore,
+    reflector: Reflector,
+  ) {
+    super(options, store, reflector);
+  }
 
-  async consume(ctx: ExecutionContext, principal: ApiKeyPrincipal): Promise<void> {
-    const budget = this.budget(ctx, principal);
-    const counts = await this.store.hit(budget.hits, budget.nowMs).catch((err: unknown) => {
-      this.log.warn({ err: String(err) }, 'rate-limit store unavailable; call let through');
+  protected override logger = new Logger('RateLimit');
+
+  override async canActivate(ctx: ExecutionContext): Promise<boolean> {
+    if (await this.shouldSkip(ctx)) return true;
+    const windows = await this.windowsOf(ctx);
+    if (windows.length === 0) return true;
+    const records = await this.store.incrementAll(windows).catch((err: unknown) => {
+      this.logger.warn({ err: String(err) }, 'rate-limit store unavailable; call let through');
       return null;
     });
-    if (!counts) return;
-    this.setHeaders(ctx, budget, counts);
-    const over = counts.filter((count, i) => count.count > budget.limits[i]);
-    if (over.length > 0) {
-      const resetAtMs = Math.max(...over.map((c) => c.resetAtMs));
-      throw new DomainError('RATE_LIMITED', 'Too many requests; wait Retry-After seconds.', undefined, {
-        'Retry-After': String(Math.max(1, Math.ceil((resetAtMs - budget.nowMs) / 1000))),
-        'X-RateLimit-Reset': String(Math.ceil(resetAtMs / 1000)),
+    if (!records) return true;
+    this.setBudgetHeaders(ctx, windows, records);
+    const refusals = windows
+      .map((window, i) => ({ window, record: records[i] }))
+      .filter(({ record }) => record.isBlocked);
+    if (refusals.length > 0) {
+      const { window, record } = refusals.reduce((a, b) => (b.record.resetAtMs > a.record.resetAtMs ? b : a));
+      const detail: RateLimitedDetail = {
+        ...record,
+        ttl: window.ttl,
+        limit: window.limit,
+        key: window.key,
+        tracker: window.tracker,
+      };
+      await this.throwThrottlingException(ctx, detail);
+    }
+    return true;
+  }
+
+  /** A call refused for its scopes, role or plan answers with its budget, spending none of it. */
+  async refused(ctx: ExecutionContext, principal: Principal): Promise<void> {
+    if (principal.kind !== 'apiKey') return;
+    const windows = await this.windowsOf(ctx);
+    const records = await this.store.peekAll(windows).catch(() => null);
+    if (records) this.setBudgetHeaders(ctx, windows, records);
+  }
+
+  protected override async shouldSkip(ctx: ExecutionContext): Promise<boolean> {
+    return apiKeyOf(ctx) === null;
+  }
+
+  protected override async getTracker(req: AuthedRequest): Promise<string> {
+    return (req.principal as ApiKeyPrincipal).keyId;
+  }
+
+  /** Per key and route template, whatever the path parameters. */
+  protected override generateKey(ctx: ExecutionContext, tracker: string, name: string): string {
+    const req = ctx.switchToHttp().getRequest<Request>();
+    const route = (req.route as { path?: string } | undefined)?.path ?? req.path;
+    return `${tracker}:${req.method} ${route}:${name}`;
+  }
+
+  protected override async throwThrottlingException(
+    _ctx: ExecutionContext,
+    detail: RateLimitedDetail,
+  ): Promise<void> {
+    throw new DomainError('RATE_LIMITED', 'Too many requests; wait Retry-After seconds.', undefined, {
+      'Retry-After': String(detail.timeToBlockExpire),
+      'X-RateLimit-Reset': String(Math.ceil(detail.resetAtMs / 1000)),
+    });
+  }
+
+  /** The named throttlers that apply to this call, resolved as the throttler resolves them. */
+  private async windowsOf(ctx: ExecutionContext): Promise<CallWindow[]> {
+    const req = ctx.switchToHttp().getRequest<AuthedRequest>();
+    const windows: CallWindow[] = [];
+    for (const throttler of this.throttlers) {
+      if ((throttler.skipIf ?? this.commonOptions.skipIf)?.(ctx)) continue;
+      const getTracker = throttler.getTracker ?? this.commonOptions.getTracker!;
+      const generateKey = throttler.generateKey ?? this.commonOptions.generateKey!;
+      const tracker = await getTracker(req, ctx);
+      windows.push({
+        throttler,
+        tracker,
+        key: generateKey(ctx, tracker, throttler.name!),
+        ttl: await resolve(ctx, throttler.ttl),
+        limit: await resolve(ctx, throttler.limit),
       });
     }
+    return windows;
   }
 
-  async describe(ctx: ExecutionContext, principal: ApiKeyPrincipal): Promise<void> {
-    const budget = this.budget(ctx, principal);
-    const counts = await this.store.peek(budget.hits, budget.nowMs).catch(() => null);
-    if (counts) this.setHeaders(ctx, budget, counts);
-  }
-
-  private budget(ctx: ExecutionContext, principal: ApiKeyPrincipal): CallBudget {
-    const req = ctx.switchToHttp().getRequest<Request>();
-    const endpoint = `${req.method} ${(req.route as { path?: string } | undefined)?.path ?? req.path}`;
-    const windows = limitsFor(principal);
-    const shared = this.reflector.get(SHARED_LIMIT, ctx.getHandler());
-    const hits: WindowHit[] = windows.map((w) => ({
-      key: `${principal.keyId}:${endpoint}:${w.name}`,
-      windowMs: w.windowMs,
-    }));
-    const limits: number[] = windows.map((w) => w.limit);
-    if (shared) {
-      hits.push({ key: `shared:${shared}:key:${principal.keyId}`, windowMs: MINUTE });
-      hits.push({ key: `shared:${shared}:org:${principal.organizationId}`, windowMs: MINUTE });
-      limits.push(SHARED_LIMITS[shared].perMinute, SHARED_LIMITS[shared].perMinute);
-    }
-    return { nowMs: this.clock.now().getTime(), windows, hits, limits };
-  }
-
-  private setHeaders(ctx: ExecutionContext, budget: CallBudget, counts: WindowCount[]): void {
+  private setBudgetHeaders(ctx: ExecutionContext, windows: CallWindow[], records: WindowRecord[]): void {
     const res = ctx.switchToHttp().getResponse<Response>();
-    budget.windows.forEach((w, i) => {
-      res.setHeader(`X-RateLimit-Limit-${w.name}`, String(w.limit));
-      res.setHeader(`X-RateLimit-Remaining-${w.name}`, String(Math.max(0, w.limit - counts[i].count)));
+    windows.forEach(({ throttler, limit }, i) => {
+      if (!(throttler.setHeaders ?? this.commonOptions.setHeaders ?? true)) return;
+      res.setHeader(`${this.headerPrefix}-Limit-${throttler.name}`, String(limit));
+      res.setHeader(
+        `${this.headerPrefix}-Remaining-${throttler.name}`,
+        String(Math.max(0, limit - records[i].totalHits)),
+      );
     });
   }
 }
 
-/** Step 6 of the pipeline: every call a key is allowed to make spends its budget. */
-@Injectable()
-export class RateLimitGuard implements CanActivate {
-  constructor(private readonly limiter: RateLimiter) {}
-
-  async canActivate(ctx: ExecutionContext): Promise<boolean> {
-    const principal = ctx.switchToHttp().getRequest<AuthedRequest>().principal;
-    if (principal?.kind === 'apiKey') await this.limiter.consume(ctx, principal);
-    return true;
-  }
-}
+const resolve = async (ctx: ExecutionContext, value: ThrottlerOptions['limit']): Promise<number> =>
+  typeof value === 'function' ? value(ctx) : value;

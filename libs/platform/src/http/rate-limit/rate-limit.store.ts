@@ -1,50 +1,82 @@
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
+import type { ThrottlerStorage } from '@nestjs/throttler';
 import Redis from 'ioredis';
+import { Clock } from '../../clock/clock';
 
+/** One window of one named throttler, as the guard resolved it for a call. */
 export interface WindowHit {
   /** Counter name, without the window start. */
   key: string;
-  windowMs: number;
+  /** Window length, ms. */
+  ttl: number;
+  limit: number;
 }
 
-export interface WindowCount {
-  count: number;
+/** What the throttler's storage answers for one window (the package does not export the name). */
+type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
+export interface WindowRecord extends ThrottlerStorageRecord {
+  /** When the window ends (epoch ms): `X-RateLimit-Reset`. */
   resetAtMs: number;
 }
 
-/** Fixed-window counters: one increment per window per call, all windows in one round trip. */
-export abstract class RateLimitStore {
-  abstract hit(hits: WindowHit[], nowMs: number): Promise<WindowCount[]>;
-  /** The current counts, spending nothing (for answers to refused calls). */
-  abstract peek(hits: WindowHit[], nowMs: number): Promise<WindowCount[]>;
-}
+/**
+ * The throttler's storage, with fixed windows (a refused key waits for its window to end, so
+ * `blockDuration` is the rest of the window). The guard counts every window of a call with one
+ * `incrementAll`, one round trip; `increment` is the throttler's one-window form of it.
+ */
+export abstract class RateLimitStore implements ThrottlerStorage {
+  constructor(private readonly clock: Clock) {}
 
-const windowOf = (hit: WindowHit, nowMs: number) => {
-  const start = Math.floor(nowMs / hit.windowMs) * hit.windowMs;
-  return { name: `${hit.key}:${start}`, resetAtMs: start + hit.windowMs };
-};
+  /** Counts the call in every window. */
+  abstract incrementAll(hits: WindowHit[]): Promise<WindowRecord[]>;
+  /** The current counts, spending nothing (for answers to refused calls). */
+  abstract peekAll(hits: WindowHit[]): Promise<WindowRecord[]>;
+
+  async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
+    const [record] = await this.incrementAll([{ key, ttl, limit }]);
+    return record;
+  }
+
+  /** Each hit's counter name in the current window, and when that window ends. */
+  protected windows(hits: WindowHit[]): { nowMs: number; names: string[]; resetsAtMs: number[] } {
+    const nowMs = this.clock.now().getTime();
+    const starts = hits.map((hit) => Math.floor(nowMs / hit.ttl) * hit.ttl);
+    return {
+      nowMs,
+      names: hits.map((hit, i) => `${hit.key}:${starts[i]}`),
+      resetsAtMs: hits.map((hit, i) => starts[i] + hit.ttl),
+    };
+  }
+
+  protected record(hit: WindowHit, totalHits: number, resetAtMs: number, nowMs: number): WindowRecord {
+    const timeToExpire = Math.max(1, Math.ceil((resetAtMs - nowMs) / 1000));
+    const isBlocked = totalHits > hit.limit;
+    return { totalHits, timeToExpire, isBlocked, timeToBlockExpire: isBlocked ? timeToExpire : 0, resetAtMs };
+  }
+}
 
 /** Single-node mode (no REDIS_URL). */
 export class MemoryRateLimitStore extends RateLimitStore {
-  private readonly counters = new Map<string, WindowCount>();
+  private readonly counters = new Map<string, { count: number; resetAtMs: number }>();
   private sweptAt = 0;
 
-  async hit(hits: WindowHit[], nowMs: number): Promise<WindowCount[]> {
+  async incrementAll(hits: WindowHit[]): Promise<WindowRecord[]> {
+    const { nowMs, names, resetsAtMs } = this.windows(hits);
     this.sweep(nowMs);
-    return hits.map((hit) => {
-      const { name, resetAtMs } = windowOf(hit, nowMs);
-      const counter = this.counters.get(name) ?? { count: 0, resetAtMs };
+    return hits.map((hit, i) => {
+      const counter = this.counters.get(names[i]) ?? { count: 0, resetAtMs: resetsAtMs[i] };
       counter.count += 1;
-      this.counters.set(name, counter);
-      return { ...counter };
+      this.counters.set(names[i], counter);
+      return this.record(hit, counter.count, resetsAtMs[i], nowMs);
     });
   }
 
-  async peek(hits: WindowHit[], nowMs: number): Promise<WindowCount[]> {
-    return hits.map((hit) => {
-      const { name, resetAtMs } = windowOf(hit, nowMs);
-      return { count: this.counters.get(name)?.count ?? 0, resetAtMs };
-    });
+  async peekAll(hits: WindowHit[]): Promise<WindowRecord[]> {
+    const { nowMs, names, resetsAtMs } = this.windows(hits);
+    return hits.map((hit, i) =>
+      this.record(hit, this.counters.get(names[i])?.count ?? 0, resetsAtMs[i], nowMs),
+    );
   }
 
   private sweep(nowMs: number): void {
@@ -54,7 +86,7 @@ export class MemoryRateLimitStore extends RateLimitStore {
   }
 }
 
-const HIT_SCRIPT = `
+const INCREMENT_ALL = `
 local out = {}
 for i, key in ipairs(KEYS) do
   local count = redis.call('INCR', key)
@@ -63,31 +95,31 @@ for i, key in ipairs(KEYS) do
 end
 return out`;
 
-/** Shared counters, so every API process sees the same budget. */
+/** Shared counters, so every API process sees the same budget: one Lua script per call. */
 export class RedisRateLimitStore extends RateLimitStore implements OnApplicationShutdown {
   private readonly redis: Redis;
 
-  constructor(url: string) {
-    super();
+  constructor(url: string, clock: Clock) {
+    super(clock);
     this.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
     this.redis.on('error', (err) => new Logger('RateLimit').warn(String(err)));
   }
 
-  async hit(hits: WindowHit[], nowMs: number): Promise<WindowCount[]> {
-    const windows = hits.map((hit) => windowOf(hit, nowMs));
+  async incrementAll(hits: WindowHit[]): Promise<WindowRecord[]> {
+    const { nowMs, names, resetsAtMs } = this.windows(hits);
     const counts = (await this.redis.eval(
-      HIT_SCRIPT,
-      windows.length,
-      ...windows.map((w) => `rl:${w.name}`),
-      ...hits.map((hit) => String(hit.windowMs)),
+      INCREMENT_ALL,
+      names.length,
+      ...names.map((name) => `rl:${name}`),
+      ...hits.map((hit) => String(hit.ttl)),
     )) as number[];
-    return windows.map((w, i) => ({ count: Number(counts[i]), resetAtMs: w.resetAtMs }));
+    return hits.map((hit, i) => this.record(hit, Number(counts[i]), resetsAtMs[i], nowMs));
   }
 
-  async peek(hits: WindowHit[], nowMs: number): Promise<WindowCount[]> {
-    const windows = hits.map((hit) => windowOf(hit, nowMs));
-    const counts = await this.redis.mget(...windows.map((w) => `rl:${w.name}`));
-    return windows.map((w, i) => ({ count: Number(counts[i] ?? 0), resetAtMs: w.resetAtMs }));
+  async peekAll(hits: WindowHit[]): Promise<WindowRecord[]> {
+    const { nowMs, names, resetsAtMs } = this.windows(hits);
+    const counts = await this.redis.mget(...names.map((name) => `rl:${name}`));
+    return hits.map((hit, i) => this.record(hit, Number(counts[i] ?? 0), resetsAtMs[i], nowMs));
   }
 
   onApplicationShutdown(): void {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { STATUS_OF } from '../errors/error-codes';
+import { STATUS_OF } from './error-codes';
 
 class ErrorView {
   @ApiProperty({ enum: Object.keys(STATUS_OF), description: 'Branch on this; the message can change.' })

@@ -1,0 +1,78 @@
+import { DynamicModule, ExecutionContext, Module } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ThrottlerModule, ThrottlerOptions } from '@nestjs/throttler';
+import { Clock, HOUR, MINUTE } from '../../clock/clock';
+import { AppConfig } from '../../config/app-config';
+import { AuthedRequest } from '../../auth/access.decorators';
+import { ApiKeyPrincipal } from '../../auth/principal';
+import { MemoryRateLimitStore, RedisRateLimitStore } from './rate-limit.store';
+import { SHARED_LIMIT, SHARED_LIMITS, SharedLimitName } from './shared-rate-limit';
+
+/** Spec Limits: per key per endpoint, 120/min, 600/10 min, 3,000/h. */
+export const RATE_WINDOWS = [
+  { name: 'short', ttl: MINUTE, limit: 120 },
+  { name: 'medium', ttl: 10 * MINUTE, limit: 600 },
+  { name: 'long', ttl: HOUR, limit: 3000 },
+] as const;
+
+/** The guard skips every call that is not an API key's, so the throttlers see only keys. */
+const keyOf = (req: AuthedRequest): ApiKeyPrincipal => req.principal as ApiKeyPrincipal;
+
+/** A key's raised per-minute limit scales all three windows. */
+const scaled = (limit: number) => (ctx: ExecutionContext) => {
+  const perMinute = keyOf(ctx.switchToHttp().getRequest<AuthedRequest>()).rateLimitPerMinute;
+  const factor = (perMinute ?? RATE_WINDOWS[0].limit) / RATE_WINDOWS[0].limit;
+  return Math.max(1, Math.round(limit * factor));
+};
+
+const reflector = new Reflector();
+
+/** A shared limit counts on the routes that name it, across them, once per key and once per agency. */
+const sharedThrottlers = (name: SharedLimitName): ThrottlerOptions[] => {
+  const shared = {
+    ttl: MINUTE,
+    limit: SHARED_LIMITS[name].perMinute,
+    setHeaders: false,
+    skipIf: (ctx: ExecutionContext) => reflector.get(SHARED_LIMIT, ctx.getHandler()) !== name,
+  };
+  return [
+    {
+      ...shared,
+      name: `${name}-key`,
+      getTracker: (req: AuthedRequest) => keyOf(req).keyId,
+      generateKey: (_ctx, tracker) => `shared:${name}:key:${tracker}`,
+    },
+    {
+      ...shared,
+      name: `${name}-org`,
+      getTracker: (req: AuthedRequest) => keyOf(req).organizationId,
+      generateKey: (_ctx, tracker) => `shared:${name}:org:${tracker}`,
+    },
+  ];
+};
+
+export const RATE_LIMIT_THROTTLERS: ThrottlerOptions[] = [
+  ...RATE_WINDOWS.map(({ name, ttl, limit }) => ({ name, ttl, limit: scaled(limit) })),
+  ...(Object.keys(SHARED_LIMITS) as SharedLimitName[]).flatMap(sharedThrottlers),
+];
+
+/** The throttler's configuration and storage: Redis with REDIS_URL, memory otherwise. */
+@Module({})
+export class RateLimitModule {
+  static forRoot(): DynamicModule {
+    return {
+      module: RateLimitModule,
+      imports: [
+        ThrottlerModule.forRootAsync({
+          inject: [AppConfig, Clock],
+          useFactory: (config: AppConfig, clock: Clock) => ({
+            throttlers: RATE_LIMIT_THROTTLERS,
+            storage: config.redisUrl
+              ? new RedisRateLimitStore(config.redisUrl, clock)
+              : new MemoryRateLimitStore(clock),
+          }),
+        }),
+      ],
+    };
+  }
+}
