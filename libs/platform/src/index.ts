@@ -1,34 +1,43 @@
+// What the platform gives a context and the apps (libs/platform/README.md); nothing else leaves it.
+
+// configuration, logging, time
 export * from './config/app-config';
 export * from './config/config.module';
-export * from './clock/clock';
-export * from './db/database.module';
-export * from './db/database-location';
-export * from './db/orm-options';
+export * from './config/logging.module';
+export { Clock, ManualClock, MINUTE, HOUR, DAY } from './clock/clock';
+
+// persistence
+export { DatabaseModule, DatabaseMigrations } from './db/database.module';
+export { ormOptions } from './db/orm-options';
 export * from './db/tenant.repository';
+export * from './db/embedded-postgres';
+
+// errors and the envelope
 export * from './errors/domain-error';
-export * from './errors/error-codes';
-export * from './http/error-body';
-export * from './errors/error-envelope.view';
-export * from './http/http-app';
-export * from './http/http-platform';
-export * from './http/health.controller';
-export * from './http/paging';
-export * from './http/paging.dto';
-export * from './http/request-id.middleware';
+export type { ErrorCode, ValidationIssue } from './errors/error-codes';
+export * from './http/api-errors.decorators';
+
+// access: decorators, principals, the identity context's ports
 export * from './auth/access.decorators';
 export * from './auth/authenticators';
-export * from './auth/credentials';
+export { API_KEY_PATTERN, SESSION_TOKEN_PREFIX } from './auth/credentials';
 export * from './auth/principal';
 export * from './auth/secrets';
-export * from './http/params';
-export * from './config/logging.module';
-export * from './jobs/periodic';
-export * from './jobs/in-process-jobs';
-export * from './db/embedded-postgres';
+
+// the HTTP pipeline and its building blocks
+export { configureHttpApp } from './http/http-app';
+export { HTTP_PLATFORM_PROVIDERS } from './http/http-platform';
+export { HealthController } from './http/health.controller';
 export { RateLimitModule } from './http/rate-limit/rate-limit.module';
 export { SharedRateLimit, SHARED_LIMITS, type SharedLimitName } from './http/rate-limit/shared-rate-limit';
-export * from './http/idempotency/idempotency.interceptor';
-export * from './http/idempotency/idempotency.store';
-export * from './jobs/bullmq-jobs.module';
-export * from './http/api-errors.decorators';
+export { Idempotent, type IdempotencyOptions } from './http/idempotency/idempotency.interceptor';
+export { IdempotencyStore } from './http/idempotency/idempotency.store';
+export * from './http/params';
+export * from './http/paging';
+export * from './http/paging.dto';
 export * from './http/validation.decorators';
+
+// jobs
+export * from './jobs/periodic';
+export * from './jobs/in-process-jobs';
+export * from './jobs/bullmq-jobs.module';
