@@ -3,6 +3,7 @@
 // and autocannon runs on loopback with fixed connections and a bounded duration.
 const { spawn } = require('node:child_process');
 const { once } = require('node:events');
+const fs = require('node:fs');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
@@ -39,10 +40,13 @@ async function sql(url, text, params = []) {
   }
 }
 
-/** Starts the built API (npm run build first) and waits for /health. */
-async function startApi({ databaseUrl, port }) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/apps/api/src/main.js')], {
-    cwd: ROOT,
+/**
+ * Starts the built API (npm run build first) and waits for /health. `root`: the checkout whose
+ * build runs (another checkout's, to compare two builds on one machine).
+ */
+async function startApi({ databaseUrl, port, root = ROOT }) {
+  const child = spawn(process.execPath, [path.join(root, 'dist/apps/api/src/main.js')], {
+    cwd: root,
     env: {
       ...process.env,
       PORT: String(port),
@@ -67,6 +71,7 @@ async function startApi({ databaseUrl, port }) {
   }
   return {
     base,
+    pid: child.pid,
     async stop() {
       child.kill('SIGTERM');
       await once(child, 'exit');
@@ -80,8 +85,24 @@ async function measure(url, { connections = 10, duration = 10, headers = {} } = 
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   }
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99 };
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+  };
 }
+
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc (Linux). Per request, this is
+ * what a code path costs whatever else the machine is doing; requests per second are not.
+ */
+function cpuSeconds(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = 100;
 
 async function json(base, method, route, { token, body } = {}) {
   const res = await fetch(base + route, {
@@ -97,4 +118,10 @@ async function json(base, method, route, { token, body } = {}) {
   return text ? JSON.parse(text) : null;
 }
 
-module.exports = { createBenchDatabase, sql, startApi, measure, json, ROOT };
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+module.exports = { createBenchDatabase, sql, startApi, measure, cpuSeconds, json, median, ROOT };
