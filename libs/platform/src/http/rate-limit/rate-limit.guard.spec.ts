@@ -1,4 +1,4 @@
-import { ExecutionContext } from '@nestjs/common';
+import { ExecutionContext, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { ManualClock } from '../../clock/clock';
@@ -98,11 +98,14 @@ describe('RateLimitGuard', () => {
     expect(batches).toHaveLength(0);
   });
 
-  it('lets the call through when the store does not answer', async () => {
+  it('lets the call through when the store does not answer, and logs it', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     store.incrementAll = () => Promise.reject(new Error('connection refused'));
     const { ctx, headers } = call(KEY);
     await expect(guard.canActivate(ctx)).resolves.toBe(true);
     expect(headers).toEqual({});
+    expect(warn).toHaveBeenCalledWith(expect.anything(), 'rate-limit store unavailable; call let through');
+    warn.mockRestore();
   });
 
   it('reports the budget of a refused call without spending it', async () => {
