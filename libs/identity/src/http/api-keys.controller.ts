@@ -14,12 +14,11 @@ import {
 import { ApiKeysService } from '../application/api-keys.service';
 import {
   ApiKeyRowView,
-  CreateApiKeyDto,
   CreatedApiKeyView,
   RevokedApiKeyView,
   RotatedApiKeyView,
-  UpdateApiKeyDto,
-} from './dto/api-key.dto';
+} from '../views/api-key.view';
+import { CreateApiKeyDto, UpdateApiKeyDto } from './dto/api-key.dto';
 
 const NOT_YOURS = "API_KEY_NOT_YOURS: a member managing a colleague's key";
 const SYSTEM_KEY = 'FORBIDDEN: a key managed by the service (`system`)';
