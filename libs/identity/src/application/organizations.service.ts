@@ -17,7 +17,7 @@ export class OrganizationsService {
   ) {}
 
   async setPlan(organizationId: string, active: boolean): Promise<OrganizationState> {
-    const org = await this.find(organizationId);
+    const org = await this.existing(organizationId);
     org.setPlan(active, this.clock.now());
     await this.em.flush();
     this.keyCache.invalidateOrganization(org.id);
@@ -25,14 +25,14 @@ export class OrganizationsService {
   }
 
   async setDisabled(organizationId: string, disabled: boolean): Promise<OrganizationState> {
-    const org = await this.find(organizationId);
+    const org = await this.existing(organizationId);
     org.setDisabled(disabled, this.clock.now());
     await this.em.flush();
     this.keyCache.invalidateOrganization(org.id);
     return organizationState(org);
   }
 
-  private async find(organizationId: string): Promise<Organization> {
+  private async existing(organizationId: string): Promise<Organization> {
     const org = isUuid(organizationId) ? await this.organizations.findForOperator(organizationId) : null;
     if (!org) throw notFound('Organization');
     return org;

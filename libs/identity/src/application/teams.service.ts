@@ -54,7 +54,7 @@ export class TeamsService {
   }
 
   async change(actor: Principal, teamId: string, input: TeamChange): Promise<TeamModel> {
-    const team = await this.find(actor, teamId);
+    const team = await this.liveTeam(actor, teamId);
     const memberIds = lowerCased(input.memberIds);
     await this.refuseStrangers(actor, memberIds);
     team.change({ ...input, memberIds }, this.clock.now());
@@ -63,7 +63,7 @@ export class TeamsService {
   }
 
   async archive(actor: Principal, teamId: string): Promise<TeamModel> {
-    const team = await this.find(actor, teamId);
+    const team = await this.liveTeam(actor, teamId);
     team.archive(this.clock.now());
     await this.em.flush();
     return teamView(team);
@@ -74,7 +74,7 @@ export class TeamsService {
     await this.teams.removeMemberFromAll(organizationId, userId, now);
   }
 
-  private async find(actor: Principal, teamId: string): Promise<Team> {
+  private async liveTeam(actor: Principal, teamId: string): Promise<Team> {
     const team = await this.teams.findLiveInOrg(actor.organizationId, teamId);
     if (!team) throw notFound('Team');
     return team;
