@@ -1,6 +1,5 @@
-import { ArrayType, Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { ArrayType, Entity, EntityRepositoryType, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
-import { EntityRepositoryType } from '@mikro-orm/core';
 import {
   DAY,
   DomainError,
@@ -51,7 +50,7 @@ export interface ApiKeyChange {
   allowedOrigins?: string[];
 }
 
-export const keyNotYours = () => new DomainError('API_KEY_NOT_YOURS', 'Only the key owner can do this.');
+const keyNotYours = () => new DomainError('API_KEY_NOT_YOURS', 'Only the key owner can do this.');
 
 const newSecret = (): string => `svc_pk_${randomAlphanumeric(32)}`;
 
