@@ -1,4 +1,4 @@
-import { ApiKeysService, KeyUsageRecorder } from '@app/identity';
+import { ApiKeyMaintenanceService, KeyUsageRecorder } from '@app/identity';
 import {
   advanceClock,
   asKey,
@@ -749,7 +749,7 @@ describe('API key management (/api-keys)', () => {
         allowedOrigins: ['https://www.agency.example'],
         expiresInDays: 30,
       });
-      await t.get(ApiKeysService).setRateLimit(created.id, 300);
+      await t.get(ApiKeyMaintenanceService).setRateLimit(created.id, 300);
       const before = await keyRow(t, admin, created.id);
       t.clock.advance(HOUR);
       const rotated = (await rotate(admin, created.id).expect(201)).body;

@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { ApiKeysService } from '@app/identity';
+import { ApiKeyMaintenanceService } from '@app/identity';
 import { asKey, createKey, expectError, organizations } from '../api-keys.fixtures';
 import { TestApp } from '../test-app';
 
@@ -34,7 +34,7 @@ describe('rate limits on /v1', () => {
   const keyLimitedTo = async (perMinute: number, scopes = ['crm:read']) => {
     const admin = await t.signUp();
     const created = await createKey(t, admin, { scopes });
-    await t.get(ApiKeysService).setRateLimit(created.id, perMinute);
+    await t.get(ApiKeyMaintenanceService).setRateLimit(created.id, perMinute);
     return { admin, ...created };
   };
 

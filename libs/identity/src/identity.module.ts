@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { ApiKeyAuthenticator, SessionAuthenticator } from '@app/platform';
 import { DbApiKeyAuthenticator } from './application/api-key-authenticator';
 import { ApiKeyCache } from './application/api-key-cache';
+import { ApiKeyMaintenanceService } from './application/api-key-maintenance.service';
 import { ApiKeysService } from './application/api-keys.service';
 import { KeyUsageRecorder } from './application/key-usage.recorder';
 import { PeopleQueries } from './application/people.queries';
@@ -28,7 +29,7 @@ import { OrganizationController } from './http/organization.controller';
 import { PeopleController } from './http/people.controller';
 import { TagsController } from './http/tags.controller';
 
-export const IDENTITY_ENTITIES = [Organization, User, Membership, Session, Invitation, Team, Tag, ApiKey];
+const IDENTITY_ENTITIES = [Organization, User, Membership, Session, Invitation, Team, Tag, ApiKey];
 
 @Module({
   imports: [MikroOrmModule.forFeature(IDENTITY_ENTITIES)],
@@ -42,6 +43,7 @@ export const IDENTITY_ENTITIES = [Organization, User, Membership, Session, Invit
     IdentityCleanupService,
     PasswordHasher,
     ApiKeysService,
+    ApiKeyMaintenanceService,
     ApiKeyCache,
     KeyUsageRecorder,
     PeopleQueries,
@@ -49,16 +51,15 @@ export const IDENTITY_ENTITIES = [Organization, User, Membership, Session, Invit
     { provide: ApiKeyAuthenticator, useClass: DbApiKeyAuthenticator },
   ],
   exports: [
-    ApiKeysService,
-    KeyUsageRecorder,
-    AccountsService,
+    // the door: the platform's guard injects these
+    SessionAuthenticator,
+    ApiKeyAuthenticator,
+    // the CRM (members, teams and tags of a lead) and the demo seeder of apps/ops
     MembersService,
     TeamsService,
     TagsService,
-    OrganizationsService,
-    IdentityCleanupService,
-    SessionAuthenticator,
-    ApiKeyAuthenticator,
+    AccountsService,
+    ApiKeysService,
   ],
 })
 export class IdentityModule {}

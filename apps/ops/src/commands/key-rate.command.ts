@@ -1,4 +1,4 @@
-import { ApiKeysService } from '@app/identity';
+import { ApiKeyMaintenanceService } from '@app/identity';
 import { integerFlag, OpsCommand, requiredString } from './ops-command';
 
 export const keyRateCommand: OpsCommand<
@@ -13,6 +13,6 @@ export const keyRateCommand: OpsCommand<
     keyId: requiredString(values, 'key'),
     perMinute: integerFlag(values, 'per-minute', { min: 1, max: 1_000_000 }),
   }),
-  run: (app, { keyId, perMinute }) => app.get(ApiKeysService).setRateLimit(keyId, perMinute),
+  run: (app, { keyId, perMinute }) => app.get(ApiKeyMaintenanceService).setRateLimit(keyId, perMinute),
   describe: (key) => `Key ${key.id}: ${key.rateLimitPerMinute} requests per minute per endpoint.`,
 };

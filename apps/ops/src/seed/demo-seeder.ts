@@ -2,8 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { RequestContext } from '@mikro-orm/core';
-import { Clock, SCOPES_GRANTABLE, SessionPrincipal, type GrantableScope, type Role } from '@app/platform';
-import { AccountsService, ApiKeysService, MembersService, TagsService, TeamsService } from '@app/identity';
+import { Clock, SessionPrincipal, type Role } from '@app/platform';
+import {
+  AccountsService,
+  ApiKeysService,
+  grantableScopes,
+  MembersService,
+  TagsService,
+  TeamsService,
+} from '@app/identity';
 import { DEMO_NOTES, DEMO_PEOPLE, DEMO_TASKS } from './demo-names';
 
 export interface DemoPerson {
@@ -21,10 +28,6 @@ export interface DemoAgency {
   tagIds: string[];
   leads: number;
 }
-
-const ADMIN_ONLY: GrantableScope[] = ['properties:write', 'media:write'];
-const scopesFor = (role: Role): GrantableScope[] =>
-  role === 'admin' ? [...SCOPES_GRANTABLE] : SCOPES_GRANTABLE.filter((scope) => !ADMIN_ONLY.includes(scope));
 
 /**
  * A realistic demo agency: people and keys through the application services (so every rule
@@ -100,7 +103,7 @@ export class DemoSeeder {
     for (const person of people) {
       const key = await this.keys.create(this.actor(person.id, organizationId, person.role), {
         name: 'Demo key',
-        scopes: scopesFor(person.role),
+        scopes: grantableScopes(person.role),
       });
       withKeys.push({ userId: person.id, email: person.email, password: person.password, apiKey: key.key });
     }

@@ -1,4 +1,4 @@
-import { EntityManager, LockMode, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import {
   Clock,
@@ -10,13 +10,17 @@ import {
   unauthenticated,
   type Role,
 } from '@app/platform';
-import { Invitation } from '../domain/invitation.entity';
+import { InvitationRepository } from '../domain/invitation.repository';
 import { Membership } from '../domain/membership.entity';
+import { MembershipRepository } from '../domain/membership.repository';
 import { Organization } from '../domain/organization.entity';
+import { OrganizationRepository } from '../domain/organization.repository';
 import { Session } from '../domain/session.entity';
-import { normalizeEmail, User } from '../domain/user.entity';
+import { SessionRepository } from '../domain/session.repository';
+import { User } from '../domain/user.entity';
+import { UserRepository } from '../domain/user.repository';
+import { sessionView, SessionModel, signedInView, SignedInModel } from '../views/session.view';
 import { PasswordHasher } from './password-hasher';
-import { AuthView, organizationSummary, userSummary } from './views';
 
 export interface SignUp {
   organizationName: string;
@@ -40,12 +44,17 @@ const emailTaken = () => conflict('This email is already registered.');
 export class AccountsService {
   constructor(
     private readonly em: EntityManager,
+    private readonly users: UserRepository,
+    private readonly memberships: MembershipRepository,
+    private readonly organizations: OrganizationRepository,
+    private readonly sessions: SessionRepository,
+    private readonly invitations: InvitationRepository,
     private readonly passwords: PasswordHasher,
     private readonly clock: Clock,
   ) {}
 
   /** A new agency with its first admin; its plan starts active. */
-  async signUp(input: SignUp): Promise<AuthView> {
+  async signUp(input: SignUp): Promise<SignedInModel> {
     const now = this.clock.now();
     await this.refuseTakenEmail(input.email);
     const organization = new Organization(input.organizationName, now);
@@ -56,58 +65,44 @@ export class AccountsService {
   }
 
   /** The same 401, in the same time, for an unknown email and a wrong password. */
-  async signIn(email: string, password: string): Promise<AuthView> {
-    const user = await this.em.findOne(
-      User,
-      { email: normalizeEmail(email) },
-      { populate: ['passwordHash'] },
-    );
+  async signIn(email: string, password: string): Promise<SignedInModel> {
+    const user = await this.users.findByEmail(email, { withPassword: true });
     const valid = user
       ? await this.passwords.verify(user.passwordHash, password)
       : await this.passwords.verifyNobody(password);
-    const membership = user && valid ? await this.em.findOne(Membership, { userId: user.id }) : null;
+    const membership = user && valid ? await this.memberships.findAnyAgencyOf(user.id) : null;
     if (!user || !membership) throw unauthenticated('Wrong email or password.');
-    const organization = await this.em.findOneOrFail(Organization, membership.organizationId);
+    const organization = await this.organizations.getById(membership.organizationId);
     return this.openSession(user, organization, membership.role, this.clock.now());
   }
 
   async signOut(actor: SessionPrincipal): Promise<void> {
-    const session = await this.em.findOneOrFail(Session, actor.sessionId);
+    const session = await this.sessions.getInOrg(actor.organizationId, actor.sessionId);
     session.revoke(this.clock.now());
     await this.em.flush();
   }
 
-  async session(actor: SessionPrincipal) {
+  async session(actor: SessionPrincipal): Promise<SessionModel> {
     const [user, organization] = await Promise.all([
-      this.em.findOneOrFail(User, actor.userId),
-      this.em.findOneOrFail(Organization, actor.organizationId),
+      this.users.getById(actor.userId),
+      this.organizations.getById(actor.organizationId),
     ]);
-    return {
-      user: userSummary(user),
-      organization: organizationSummary(organization),
-      role: actor.role,
-      expiresAt: actor.expiresAt.toISOString(),
-    };
+    return sessionView(actor, user, organization);
   }
 
   /**
    * A new person joins with the invited role; a used or expired token answers 410. The invitation
    * row stays locked until the person exists, so two calls with one token cannot both get past it.
    */
-  async acceptInvitation(input: AcceptInvitation): Promise<AuthView> {
+  async acceptInvitation(input: AcceptInvitation): Promise<SignedInModel> {
     const passwordHash = await this.passwords.hash(input.password);
     return this.em.transactional(async (em) => {
       const now = this.clock.now();
-      const invitation = await em.findOne(
-        Invitation,
-        { tokenHash: sha256(input.token) },
-        { lockMode: LockMode.PESSIMISTIC_WRITE },
-      );
+      const invitation = await this.invitations.findByTokenHashForUpdate(sha256(input.token));
       if (!invitation) throw unauthenticated('Unknown invitation.');
       invitation.accept(now);
-      const organization = await em.findOneOrFail(Organization, invitation.organizationId);
+      const organization = await this.organizations.getById(invitation.organizationId);
       const user = await this.joiningPerson(
-        em,
         invitation.email,
         { passwordHash, firstName: input.firstName, lastName: input.lastName },
         now,
@@ -123,20 +118,19 @@ export class AccountsService {
    * name). Someone still in an agency answers 409.
    */
   private async joiningPerson(
-    em: EntityManager,
     email: string,
     props: { passwordHash: string; firstName: string; lastName: string },
     now: Date,
   ): Promise<User> {
-    const existing = await em.findOne(User, { email: normalizeEmail(email) }, { populate: ['passwordHash'] });
+    const existing = await this.users.findByEmail(email, { withPassword: true });
     if (!existing) return new User({ email, ...props }, now);
-    if ((await em.count(Membership, { userId: existing.id })) > 0) throw emailTaken();
+    if (await this.memberships.isInAnyAgency(existing.id)) throw emailTaken();
     existing.rejoin(props, now);
     return existing;
   }
 
   private async refuseTakenEmail(email: string): Promise<void> {
-    if ((await this.em.count(User, { email: normalizeEmail(email) })) > 0) throw emailTaken();
+    if (await this.users.isEmailTaken(email)) throw emailTaken();
   }
 
   /** Flushes everything persisted so far with the new session: one transaction per use-case. */
@@ -146,7 +140,7 @@ export class AccountsService {
     role: Role,
     now: Date,
     em: EntityManager = this.em,
-  ): Promise<AuthView> {
+  ): Promise<SignedInModel> {
     const token = randomToken(SESSION_TOKEN_PREFIX);
     const session = new Session(
       { tokenHash: sha256(token), userId: user.id, organizationId: organization.id },
@@ -159,12 +153,6 @@ export class AccountsService {
       if (err instanceof UniqueConstraintViolationException) throw emailTaken();
       throw err;
     }
-    return {
-      token,
-      expiresAt: session.expiresAt.toISOString(),
-      user: userSummary(user),
-      organization: organizationSummary(organization),
-      role,
-    };
+    return signedInView(token, session.expiresAt, user, organization, role);
   }
 }

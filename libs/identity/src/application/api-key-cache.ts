@@ -1,29 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import Redis from 'ioredis';
-import { AppConfig, type Role, type Scope } from '@app/platform';
-
-/** What the door needs to know about a key, its owner and its agency: one row, one query. */
-export interface KeyFacts {
-  id: string;
-  organizationId: string;
-  name: string;
-  prefixHint: string | null;
-  legacy: boolean;
-  system: boolean;
-  scopes: Scope[];
-  allowedOrigins: string[];
-  rateLimitPerMinute: number | null;
-  ownerId: string | null;
-  lineageCreatedAt: Date;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-  rotatedToId: string | null;
-  graceUntil: Date | null;
-  /** The owner's current role; null when the owner is not (or no longer) in the agency. */
-  ownerRole: Role | null;
-  planActive: boolean;
-  organizationDisabled: boolean;
-}
+import { AppConfig } from '@app/platform';
+import type { KeyFacts } from '../domain/api-key.repository';
 
 const TTL_MS = 5_000; // far inside the spec's 5-minute rule for owners who leave
 const MAX_ENTRIES = 10_000;

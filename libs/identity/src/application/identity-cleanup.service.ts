@@ -1,26 +1,26 @@
-import { MikroORM, CreateRequestContext } from '@mikro-orm/core';
+import { CreateRequestContext, MikroORM } from '@mikro-orm/core';
 import { Injectable } from '@nestjs/common';
 import { DAY, HOUR, JobName, Periodic } from '@app/platform';
-import { Invitation } from '../domain/invitation.entity';
-import { Session } from '../domain/session.entity';
+import { InvitationRepository } from '../domain/invitation.repository';
+import { SessionRepository } from '../domain/session.repository';
 
 /** Periodic clean-up: sessions and invitations past use. Safe to run twice. */
 @Injectable()
 export class IdentityCleanupService {
-  constructor(private readonly orm: MikroORM) {}
+  constructor(
+    // CreateRequestContext finds the ORM here
+    private readonly orm: MikroORM,
+    private readonly sessions: SessionRepository,
+    private readonly invitations: InvitationRepository,
+  ) {}
 
   @Periodic(JobName.PurgeExpiredIdentity, HOUR)
   @CreateRequestContext()
   async purgeExpired(now: Date): Promise<{ sessions: number; invitations: number }> {
-    const em = this.orm.em;
     // a day's margin keeps recently ended sessions visible to support
     const cutoff = new Date(now.getTime() - DAY);
-    const sessions = await em.nativeDelete(Session, {
-      $or: [{ expiresAt: { $lt: cutoff } }, { revokedAt: { $lt: cutoff } }],
-    });
-    const invitations = await em.nativeDelete(Invitation, {
-      $or: [{ expiresAt: { $lt: cutoff } }, { acceptedAt: { $lt: cutoff } }],
-    });
+    const sessions = await this.sessions.purgeEndedBefore(cutoff);
+    const invitations = await this.invitations.purgeEndedBefore(cutoff);
     return { sessions, invitations };
   }
 }

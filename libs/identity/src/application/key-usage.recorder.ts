@@ -1,5 +1,5 @@
-import { EntityManager } from '@mikro-orm/postgresql';
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { ApiKeyRepository, KeyUsage } from '../domain/api-key.repository';
 
 interface Usage {
   count: number;
@@ -20,7 +20,7 @@ export class KeyUsageRecorder implements OnModuleInit, BeforeApplicationShutdown
   private pending = new Map<string, Usage>();
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly keys: ApiKeyRepository) {}
 
   onModuleInit(): void {
     this.timer = setInterval(
@@ -53,26 +53,14 @@ export class KeyUsageRecorder implements OnModuleInit, BeforeApplicationShutdown
     if (this.pending.size === 0) return 0;
     const batch = this.pending;
     this.pending = new Map();
-    const rows = [...batch].map(([id, u]) => ({
+    const rows: KeyUsage[] = [...batch].map(([id, u]) => ({
       id,
       count: u.count,
       at: u.at.toISOString(),
       ip: u.ip,
       agent: u.userAgent,
     }));
-    await this.em
-      .fork()
-      .getConnection()
-      .execute(
-        `update api_keys k
-            set usage_count = k.usage_count + u.count,
-                last_used_at = greatest(k.last_used_at, u.at),
-                last_used_ip = coalesce(u.ip, k.last_used_ip),
-                last_used_user_agent = coalesce(u.agent, k.last_used_user_agent)
-           from json_to_recordset(?::json) as u(id uuid, count int, at timestamptz, ip text, agent text)
-          where k.id = u.id`,
-        [JSON.stringify(rows)],
-      );
+    await this.keys.addUsage(rows);
     return batch.size;
   }
 }

@@ -1,6 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { ApiKeyPrincipal, Principal } from '@app/platform';
+import { ApiKeyPrincipal, ListResult, Principal } from '@app/platform';
+import { meView, MeModel, MeRow } from '../views/me.view';
+import { MemberModel } from '../views/member.view';
+import { TagModel } from '../views/tag.view';
+import { TeamSummaryModel } from '../views/team.view';
 import { MembersService } from './members.service';
 import { TagsService } from './tags.service';
 import { TeamsService } from './teams.service';
@@ -16,49 +20,25 @@ export class PeopleQueries {
   ) {}
 
   /** One plain query: integrators call this to check a key, so it stays cheap. */
-  async me(actor: ApiKeyPrincipal) {
-    const [row] = await this.em.execute<
-      { first_name: string; last_name: string; email: string; org_name: string }[]
-    >(
+  async me(actor: ApiKeyPrincipal): Promise<MeModel> {
+    const [row] = await this.em.execute<MeRow[]>(
       `select u.first_name, u.last_name, u.email, o.name as org_name
          from users u, organizations o where u.id = ? and o.id = ?`,
       [actor.userId, actor.organizationId],
     );
-    return {
-      user: { id: actor.userId, name: `${row.first_name} ${row.last_name}`.trim(), email: row.email },
-      organization: { id: actor.organizationId, name: row.org_name },
-      role: actor.role,
-      entitled: actor.planActive,
-      key: {
-        id: actor.keyId,
-        name: actor.keyName,
-        prefixHint: actor.prefixHint,
-        scopes: actor.scopes,
-        expiresAt: actor.expiresAt?.toISOString() ?? null,
-      },
-    };
+    return meView(actor, row);
   }
 
-  members(actor: Principal) {
+  members(actor: Principal): Promise<ListResult<MemberModel>> {
     return this.membersService.list(actor);
   }
 
-  async teams(actor: Principal) {
-    const { data, hasMore } = await this.teamsService.list(actor);
-    return {
-      data: data.map(({ id, name, color, memberIds, memberCount }) => ({
-        id,
-        name,
-        color,
-        memberIds,
-        memberCount,
-      })),
-      hasMore,
-    };
+  teams(actor: Principal): Promise<ListResult<TeamSummaryModel>> {
+    return this.teamsService.summaries(actor);
   }
 
   /** Live tags, each with how many of the agency's leads carry it. */
-  tags(actor: Principal) {
+  tags(actor: Principal): Promise<ListResult<TagModel>> {
     return this.tagsService.list(actor);
   }
 }

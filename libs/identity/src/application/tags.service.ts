@@ -11,7 +11,8 @@ import {
   wholeList,
 } from '@app/platform';
 import { Tag } from '../domain/tag.entity';
-import { TagView, tagView } from './views';
+import { TagRepository } from '../domain/tag.repository';
+import { tagView, TagModel } from '../views/tag.view';
 
 export interface TagChange {
   name?: string;
@@ -25,24 +26,21 @@ const nameTaken = () => conflict('A tag with this name already exists.');
 export class TagsService {
   constructor(
     private readonly em: EntityManager,
+    private readonly tags: TagRepository,
     private readonly clock: Clock,
   ) {}
 
   /** Live tags by name; archived ones only when asked (the dashboard's archive view). */
-  async list(actor: Principal, includeArchived = false): Promise<ListResult<TagView>> {
-    const tags = await this.em.find(
-      Tag,
-      { organizationId: actor.organizationId, ...(includeArchived ? {} : { archivedAt: null }) },
-      { orderBy: { name: 'asc' } },
-    );
-    const counts = await this.leadCounts(
+  async list(actor: Principal, includeArchived = false): Promise<ListResult<TagModel>> {
+    const tags = await this.tags.byNameInOrg(actor.organizationId, includeArchived);
+    const counts = await this.tags.leadCounts(
       actor.organizationId,
       tags.map((tag) => tag.id),
     );
     return wholeList(tags.map((tag) => tagView(tag, counts.get(tag.id) ?? 0)));
   }
 
-  async create(actor: Principal, input: TagChange & { name: string }): Promise<TagView> {
+  async create(actor: Principal, input: TagChange & { name: string }): Promise<TagModel> {
     const tag = new Tag(
       { organizationId: actor.organizationId, createdBy: actor.userId, ...input },
       this.clock.now(),
@@ -51,47 +49,27 @@ export class TagsService {
     return tagView(tag, 0);
   }
 
-  async change(actor: Principal, tagId: string, input: TagChange): Promise<TagView> {
+  async change(actor: Principal, tagId: string, input: TagChange): Promise<TagModel> {
     const tag = await this.findEditable(actor, tagId);
     tag.change(input, this.clock.now());
     await this.save(tag);
-    return tagView(tag, (await this.leadCounts(actor.organizationId, [tag.id])).get(tag.id) ?? 0);
+    return tagView(tag, (await this.tags.leadCounts(actor.organizationId, [tag.id])).get(tag.id) ?? 0);
   }
 
-  async archive(actor: Principal, tagId: string): Promise<TagView> {
+  async archive(actor: Principal, tagId: string): Promise<TagModel> {
     const tag = await this.findEditable(actor, tagId);
     tag.archive(this.clock.now());
     await this.em.flush();
-    return tagView(tag, (await this.leadCounts(actor.organizationId, [tag.id])).get(tag.id) ?? 0);
+    return tagView(tag, (await this.tags.leadCounts(actor.organizationId, [tag.id])).get(tag.id) ?? 0);
   }
 
   /** Which of `tagIds` are live tags of the agency (for setting a lead's tags). */
-  async liveTagIds(organizationId: string, tagIds: string[]): Promise<Set<string>> {
-    if (tagIds.length === 0) return new Set();
-    const tags = await this.em.find(
-      Tag,
-      { organizationId, id: { $in: tagIds }, archivedAt: null },
-      { fields: ['id'] },
-    );
-    return new Set(tags.map((tag) => tag.id));
-  }
-
-  /** Leads per tag over the whole agency: the CRM's trigger-kept counters (read-only here). */
-  private async leadCounts(organizationId: string, tagIds: string[]): Promise<Map<string, number>> {
-    if (tagIds.length === 0) return new Map();
-    const rows = await this.em.execute<{ tag_id: string; n: string }[]>(
-      'select tag_id, n from tag_lead_counts where organization_id = ? and tag_id = any(?::uuid[])',
-      [organizationId, `{${tagIds.join(',')}}`],
-    );
-    return new Map(rows.map((row) => [row.tag_id, Number(row.n)]));
+  liveTagIds(organizationId: string, tagIds: string[]): Promise<Set<string>> {
+    return this.tags.liveIdsAmong(organizationId, tagIds);
   }
 
   private async findEditable(actor: Principal, tagId: string): Promise<Tag> {
-    const tag = await this.em.findOne(Tag, {
-      id: tagId,
-      organizationId: actor.organizationId,
-      archivedAt: null,
-    });
+    const tag = await this.tags.findLiveInOrg(actor.organizationId, tagId);
     if (!tag) throw notFound('Tag');
     if (tag.createdBy !== actor.userId && !isAdmin(actor))
       throw forbidden('Only the tag creator or an admin can change it.');

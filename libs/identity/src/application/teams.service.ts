@@ -1,9 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { Clock, ListResult, notFound, Principal, validationFailed, wholeList } from '@app/platform';
+import { MembershipRepository } from '../domain/membership.repository';
 import { Team } from '../domain/team.entity';
-import { MembersService } from './members.service';
-import { TeamView, teamView } from './views';
+import { TeamRepository } from '../domain/team.repository';
+import { teamSummary, TeamSummaryModel, teamView, TeamModel } from '../views/team.view';
 
 export interface TeamChange {
   name?: string;
@@ -19,18 +20,19 @@ const lowerCased = (ids: string[] | null | undefined): string[] | undefined =>
 export class TeamsService {
   constructor(
     private readonly em: EntityManager,
-    private readonly members: MembersService,
+    private readonly teams: TeamRepository,
+    private readonly memberships: MembershipRepository,
     private readonly clock: Clock,
   ) {}
 
   /** Live teams by name; archived ones are left out. */
-  async list(actor: Principal): Promise<ListResult<TeamView>> {
-    const teams = await this.em.find(
-      Team,
-      { organizationId: actor.organizationId, archivedAt: null },
-      { orderBy: { name: 'asc' } },
-    );
-    return wholeList(teams.map(teamView));
+  async list(actor: Principal): Promise<ListResult<TeamModel>> {
+    return wholeList((await this.teams.liveInOrg(actor.organizationId)).map(teamView));
+  }
+
+  /** Live teams by name as `/v1/teams` shows them. */
+  async summaries(actor: Principal): Promise<ListResult<TeamSummaryModel>> {
+    return wholeList((await this.teams.liveInOrg(actor.organizationId)).map(teamSummary));
   }
 
   /** Current members of the given teams, for `teamIds` on leads, tasks and deals. */
@@ -39,11 +41,11 @@ export class TeamsService {
     teamIds: string[],
   ): Promise<{ found: string[]; memberIds: string[] }> {
     if (teamIds.length === 0) return { found: [], memberIds: [] };
-    const teams = await this.em.find(Team, { organizationId, id: { $in: teamIds }, archivedAt: null });
+    const teams = await this.teams.liveAmong(organizationId, teamIds);
     return { found: teams.map((t) => t.id), memberIds: [...new Set(teams.flatMap((t) => t.memberIds))] };
   }
 
-  async create(actor: Principal, input: TeamChange & { name: string }): Promise<TeamView> {
+  async create(actor: Principal, input: TeamChange & { name: string }): Promise<TeamModel> {
     const memberIds = lowerCased(input.memberIds);
     await this.refuseStrangers(actor, memberIds);
     const team = new Team({ organizationId: actor.organizationId, ...input, memberIds }, this.clock.now());
@@ -51,8 +53,8 @@ export class TeamsService {
     return teamView(team);
   }
 
-  async change(actor: Principal, teamId: string, input: TeamChange): Promise<TeamView> {
-    const team = await this.find(actor, teamId);
+  async change(actor: Principal, teamId: string, input: TeamChange): Promise<TeamModel> {
+    const team = await this.liveTeam(actor, teamId);
     const memberIds = lowerCased(input.memberIds);
     await this.refuseStrangers(actor, memberIds);
     team.change({ ...input, memberIds }, this.clock.now());
@@ -60,26 +62,27 @@ export class TeamsService {
     return teamView(team);
   }
 
-  async archive(actor: Principal, teamId: string): Promise<TeamView> {
-    const team = await this.find(actor, teamId);
+  async archive(actor: Principal, teamId: string): Promise<TeamModel> {
+    const team = await this.liveTeam(actor, teamId);
     team.archive(this.clock.now());
     await this.em.flush();
     return teamView(team);
   }
 
-  private async find(actor: Principal, teamId: string): Promise<Team> {
-    const team = await this.em.findOne(Team, {
-      id: teamId,
-      organizationId: actor.organizationId,
-      archivedAt: null,
-    });
+  /** A person who left the agency leaves every team of it; in the caller's transaction. */
+  async memberLeft(organizationId: string, userId: string, now: Date): Promise<void> {
+    await this.teams.removeMemberFromAll(organizationId, userId, now);
+  }
+
+  private async liveTeam(actor: Principal, teamId: string): Promise<Team> {
+    const team = await this.teams.findLiveInOrg(actor.organizationId, teamId);
     if (!team) throw notFound('Team');
     return team;
   }
 
   private async refuseStrangers(actor: Principal, memberIds: string[] | undefined): Promise<void> {
     if (!memberIds?.length) return;
-    const known = await this.members.existingMemberIds(actor.organizationId, memberIds);
+    const known = await this.memberships.memberIdsAmong(actor.organizationId, memberIds);
     const issues = memberIds
       .map((id, index) => ({ id, index }))
       .filter(({ id }) => !known.has(id))

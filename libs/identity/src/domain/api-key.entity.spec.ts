@@ -1,5 +1,6 @@
 import { DomainError, HOUR, type Scope } from '@app/platform';
-import { ApiKey, defaultScopes, isServerScope, V1_KEYS_SINCE } from './api-key.entity';
+import { ApiKey } from './api-key.entity';
+import { defaultScopes, isServerScope, V1_KEYS_SINCE } from './api-key.rules';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 const make = (overrides: Partial<Parameters<typeof ApiKey.create>[0]> = {}) =>

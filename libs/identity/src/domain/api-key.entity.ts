@@ -1,9 +1,8 @@
-import { ArrayType, Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { ArrayType, Entity, EntityRepositoryType, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 import {
   DAY,
   DomainError,
-  HOUR,
   randomAlphanumeric,
   RESERVED_SCOPE,
   sha256,
@@ -11,26 +10,47 @@ import {
   type Role,
   type Scope,
 } from '@app/platform';
+import { ApiKeyRepository } from './api-key.repository';
+import {
+  acceptsCallsAt,
+  assertGrantable,
+  assertNotReserved,
+  defaultScopes,
+  isLegacyKey,
+  keyStatusAt,
+  parseAllowedOrigins,
+  parseExpiry,
+  refuseWebsitesWithServerScopes,
+  rotationGraceEndsAt,
+  type ApiKeyStatus,
+} from './api-key.rules';
 
-export type ApiKeyStatus = 'active' | 'revoked' | 'expired' | 'rotated';
-
-/** Spec rule 3: `/v1` takes only keys made on or after this day. */
-export const V1_KEYS_SINCE = new Date('2026-10-04T00:00:00.000Z');
-export const ROTATION_GRACE_MS = 24 * HOUR;
-export const MAX_EXPIRY_DAYS = 3650;
 export const PREFIX_HINT_LENGTH = 12;
 
-/** Only an admin may grant these (403 API_KEY_SCOPE_NOT_GRANTABLE otherwise). */
-export const ADMIN_ONLY_SCOPES: readonly GrantableScope[] = ['properties:write', 'media:write'];
-/** Server scopes: such a key cannot list websites and is refused when sent with an Origin. */
-export const isServerScope = (scope: Scope): boolean =>
-  scope.startsWith('crm:') || scope.startsWith('brochures:') || scope.startsWith('documents:');
+/** Who acts on a key: the person and their current role in the agency. */
+export interface KeyActor {
+  organizationId: string;
+  userId: string;
+  role: Role;
+}
 
-/** A key created without scopes (spec: Scopes). */
-export const defaultScopes = (role: Role): Scope[] =>
-  role === 'admin'
-    ? ['properties:read', 'sources:read', 'properties:write', 'media:write', RESERVED_SCOPE]
-    : ['properties:read', 'sources:read', RESERVED_SCOPE];
+/** A key as the dashboard asks for it. */
+export interface NewApiKey {
+  name: string;
+  scopes?: GrantableScope[];
+  allowedOrigins?: string[];
+  expiresInDays?: number;
+}
+
+/** A change of a key as sent; every field optional, `expiresAt: null` removes the expiry. */
+export interface ApiKeyChange {
+  name?: string;
+  scopes?: Scope[];
+  expiresAt?: string | null;
+  allowedOrigins?: string[];
+}
+
+const keyNotYours = () => new DomainError('API_KEY_NOT_YOURS', 'Only the key owner can do this.');
 
 const newSecret = (): string => `svc_pk_${randomAlphanumeric(32)}`;
 
@@ -38,8 +58,10 @@ const newSecret = (): string => `svc_pk_${randomAlphanumeric(32)}`;
  * An integrator's key. It acts as the person who made it; the secret is kept only as a SHA-256
  * plus its first 12 characters and is shown once, on creation or rotation.
  */
-@Entity({ tableName: 'api_keys' })
+@Entity({ tableName: 'api_keys', repository: () => ApiKeyRepository })
 export class ApiKey {
+  [EntityRepositoryType]?: ApiKeyRepository;
+
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
 
@@ -155,28 +177,78 @@ export class ApiKey {
     return new ApiKey({ ...props, createdById: props.ownerId, expiresAt }, newSecret(), now);
   }
 
+  /**
+   * A key the actor asks for, owned by them: their role's default scopes when none are sent, the
+   * admin-only scopes only from an admin, websites only on a key without server scopes.
+   */
+  static issue(owner: KeyActor, input: NewApiKey, now: Date): ApiKey {
+    const scopes: Scope[] = input.scopes?.length ? input.scopes : defaultScopes(owner.role);
+    assertGrantable(owner.role, scopes);
+    const allowedOrigins = parseAllowedOrigins(input.allowedOrigins ?? []);
+    refuseWebsitesWithServerScopes(scopes, allowedOrigins);
+    return ApiKey.create(
+      {
+        organizationId: owner.organizationId,
+        ownerId: owner.userId,
+        name: input.name,
+        scopes,
+        allowedOrigins,
+        expiresInDays: input.expiresInDays,
+      },
+      now,
+    );
+  }
+
   statusAt(now: Date): ApiKeyStatus {
-    if (this.revokedAt) return 'revoked';
-    if (this.rotatedToId) return 'rotated';
-    if (this.expiresAt && this.expiresAt <= now) return 'expired';
-    return 'active';
+    return keyStatusAt(this, now);
   }
 
   /** Whether the secret still opens anything: active, or rotated and inside its 24-hour grace. */
   acceptsCallsAt(now: Date): boolean {
-    if (this.revokedAt) return false;
-    if (this.expiresAt && this.expiresAt <= now) return false;
-    if (this.rotatedToId) return this.graceUntil !== null && this.graceUntil > now;
-    return true;
+    return acceptsCallsAt(this, now);
   }
 
-  /** Spec rule 3: made before 4 October 2026 (or descended from such a key), or flagged legacy. */
   get isLegacy(): boolean {
-    return this.legacy || this.lineageCreatedAt < V1_KEYS_SINCE;
+    return isLegacyKey(this);
   }
 
   isOwnedBy(userId: string): boolean {
     return this.createdById === userId;
+  }
+
+  /** Its owner or an admin manages a key; a member on a colleague's key is refused. */
+  assertManageableBy(actor: Pick<KeyActor, 'userId' | 'role'>): void {
+    if (!this.isOwnedBy(actor.userId) && actor.role !== 'admin') throw keyNotYours();
+  }
+
+  /**
+   * Spec: a live key changes by its owner or an admin; only the owner widens its scopes (within
+   * their role) or removes every website. Every check passes before anything changes.
+   */
+  change(actor: Pick<KeyActor, 'userId' | 'role'>, input: ApiKeyChange, now: Date): void {
+    this.assertChangeable(now);
+    const mine = this.isOwnedBy(actor.userId);
+    let scopes = this.scopes;
+    if (input.scopes) {
+      assertNotReserved(input.scopes);
+      const held: Scope[] = this.scopes.filter((scope) => scope !== RESERVED_SCOPE);
+      const widens = input.scopes.some((scope) => !held.includes(scope));
+      if (widens && !mine) throw keyNotYours();
+      if (widens) assertGrantable(actor.role, input.scopes);
+      scopes = input.scopes;
+    }
+    let origins = this.allowedOrigins;
+    if (input.allowedOrigins) {
+      origins = parseAllowedOrigins(input.allowedOrigins);
+      if (origins.length === 0 && this.allowedOrigins.length > 0 && !mine) throw keyNotYours();
+    }
+    refuseWebsitesWithServerScopes(scopes, origins);
+    const expiresAt = input.expiresAt !== undefined ? parseExpiry(input.expiresAt, now) : this.expiresAt;
+
+    if (input.name !== undefined) this.rename(input.name, now);
+    if (input.scopes) this.setScopes(scopes as GrantableScope[], now);
+    if (input.allowedOrigins) this.setAllowedOrigins(origins, now);
+    if (input.expiresAt !== undefined) this.setExpiry(expiresAt, now);
   }
 
   /** Changes and rotation need a live key; a service-set key is never changed from outside. */
@@ -240,7 +312,7 @@ export class ApiKey {
     successor.rateLimitPerMinute = this.rateLimitPerMinute;
     successor.rotatedFromId = this.id;
     this.rotatedToId = successor.id;
-    this.graceUntil = new Date(now.getTime() + ROTATION_GRACE_MS);
+    this.graceUntil = rotationGraceEndsAt(now);
     this.updatedAt = now;
     return successor;
   }

@@ -1,13 +1,16 @@
-import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, EntityRepositoryType, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 import { DAY, DomainError, type Role } from '@app/platform';
 import { normalizeEmail } from './user.entity';
+import { InvitationRepository } from './invitation.repository';
 
 export const INVITATION_LIFETIME_MS = 7 * DAY;
 
 /** An admin's invitation to join the agency; the token works once, for 7 days. */
-@Entity({ tableName: 'invitations' })
+@Entity({ tableName: 'invitations', repository: () => InvitationRepository })
 export class Invitation {
+  [EntityRepositoryType]?: InvitationRepository;
+
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
 

@@ -1,10 +1,13 @@
-import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, EntityRepositoryType, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 import type { Role } from '@app/platform';
+import { MembershipRepository } from './membership.repository';
 
 /** A person's place in an agency. One agency per person; removing the row is leaving. */
-@Entity({ tableName: 'memberships' })
+@Entity({ tableName: 'memberships', repository: () => MembershipRepository })
 export class Membership {
+  [EntityRepositoryType]?: MembershipRepository;
+
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
 

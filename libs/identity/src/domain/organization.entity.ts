@@ -1,9 +1,12 @@
-import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, EntityRepositoryType, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
+import { OrganizationRepository } from './organization.repository';
 
 /** An agency. Its plan gates CRM writes and documents; a disabled one is refused on `/v1`. */
-@Entity({ tableName: 'organizations' })
+@Entity({ tableName: 'organizations', repository: () => OrganizationRepository })
 export class Organization {
+  [EntityRepositoryType]?: OrganizationRepository;
+
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
 

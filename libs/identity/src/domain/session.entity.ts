@@ -1,12 +1,15 @@
-import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, EntityRepositoryType, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 import { HOUR } from '@app/platform';
+import { SessionRepository } from './session.repository';
 
 export const SESSION_LIFETIME_MS = 12 * HOUR;
 
 /** A dashboard sign-in. The token is random and stored only as its SHA-256. */
-@Entity({ tableName: 'sessions' })
+@Entity({ tableName: 'sessions', repository: () => SessionRepository })
 export class Session {
+  [EntityRepositoryType]?: SessionRepository;
+
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
 

@@ -1,11 +1,14 @@
-import { ArrayType, Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { ArrayType, Entity, EntityRepositoryType, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
+import { TagRepository } from './tag.repository';
 
 export const DEFAULT_TAG_COLOR = '#6B7280';
 
 /** A label for leads. Deleting archives it; archived tags leave `/v1/tags` and the pickers. */
-@Entity({ tableName: 'tags' })
+@Entity({ tableName: 'tags', repository: () => TagRepository })
 export class Tag {
+  [EntityRepositoryType]?: TagRepository;
+
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
 

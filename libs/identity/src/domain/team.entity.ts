@@ -1,9 +1,12 @@
-import { ArrayType, Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { ArrayType, Entity, EntityRepositoryType, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
+import { TeamRepository } from './team.repository';
 
 /** A group of members; deleting archives it (hidden from `/v1/teams`). */
-@Entity({ tableName: 'teams' })
+@Entity({ tableName: 'teams', repository: () => TeamRepository })
 export class Team {
+  [EntityRepositoryType]?: TeamRepository;
+
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
 

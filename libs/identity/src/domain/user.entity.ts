@@ -1,11 +1,14 @@
-import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, EntityRepositoryType, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
+import { UserRepository } from './user.repository';
 
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
 /** A person who signs in. Email unique whatever its case; password stored as an Argon2id hash. */
-@Entity({ tableName: 'users' })
+@Entity({ tableName: 'users', repository: () => UserRepository })
 export class User {
+  [EntityRepositoryType]?: UserRepository;
+
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
 

@@ -12,18 +12,18 @@ import {
   UuidParam,
 } from '@app/platform';
 import { ApiKeysService } from '../application/api-keys.service';
+import { ADMIN_ONLY_SCOPES } from '../domain/api-key.rules';
 import {
   ApiKeyRowView,
-  CreateApiKeyDto,
   CreatedApiKeyView,
   RevokedApiKeyView,
   RotatedApiKeyView,
-  UpdateApiKeyDto,
-} from './dto/api-key.dto';
+} from '../views/api-key.view';
+import { CreateApiKeyDto, UpdateApiKeyDto } from './dto/api-key.dto';
 
 const NOT_YOURS = "API_KEY_NOT_YOURS: a member managing a colleague's key";
 const SYSTEM_KEY = 'FORBIDDEN: a key managed by the service (`system`)';
-const NOT_GRANTABLE = 'API_KEY_SCOPE_NOT_GRANTABLE: a member granting properties:write or media:write';
+const NOT_GRANTABLE = `API_KEY_SCOPE_NOT_GRANTABLE: a member granting ${ADMIN_ONLY_SCOPES.join(' or ')}`;
 const SERVER_SCOPES_WITH_WEBSITES =
   'API_KEY_ORIGINS_NOT_ALLOWED_FOR_SERVER_SCOPES: allowed websites on a key with crm, brochures or ' +
   'documents scopes. An `allowedOrigins` entry that is not scheme://host[:port], or a repeat, is VALIDATION_FAILED.';

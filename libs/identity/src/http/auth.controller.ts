@@ -13,7 +13,7 @@ import {
 } from '@app/platform';
 import { AccountsService } from '../application/accounts.service';
 import { AcceptInvitationDto, SignInDto, SignUpDto } from './dto/auth.dto';
-import { SessionView, SignedInView } from './views/auth.view';
+import { SessionView, SignedInView } from '../views/session.view';
 
 const EMAIL_TAKEN = 'CONFLICT: `This email is already registered.`';
 

@@ -15,8 +15,9 @@ import { MembersService } from '../application/members.service';
 import { TeamsService } from '../application/teams.service';
 import { ChangeRoleDto, InviteDto } from './dto/auth.dto';
 import { CreateTeamDto, UpdateTeamDto } from './dto/team-tag.dto';
-import { InvitationView } from './views/auth.view';
-import { MemberListView, MemberView, TeamListView, TeamView } from './views/people.view';
+import { InvitationView } from '../views/invitation.view';
+import { MemberListView, MemberView } from '../views/member.view';
+import { TeamListView, TeamView } from '../views/team.view';
 
 const LAST_ADMIN = 'CONFLICT: `An organization needs at least one admin.`';
 

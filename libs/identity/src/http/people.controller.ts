@@ -2,7 +2,10 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ApiKeyPrincipal, CurrentPrincipal, Principal, RequireScopes } from '@app/platform';
 import { PeopleQueries } from '../application/people.queries';
-import { MeView, MemberListView, TagListView, TeamSummaryListView } from './views/people.view';
+import { MeView } from '../views/me.view';
+import { MemberListView } from '../views/member.view';
+import { TagListView } from '../views/tag.view';
+import { TeamSummaryListView } from '../views/team.view';
 
 /** Identity and people on `/v1`. */
 @ApiTags('v1: identity and people')

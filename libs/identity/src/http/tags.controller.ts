@@ -13,7 +13,7 @@ import {
 } from '@app/platform';
 import { TagsService } from '../application/tags.service';
 import { CreateTagDto, ListTagsQueryDto, UpdateTagDto } from './dto/team-tag.dto';
-import { TagListView, TagView } from './views/people.view';
+import { TagListView, TagView } from '../views/tag.view';
 
 const NAME_TAKEN = 'CONFLICT: `A tag with this name already exists.` (live tags, any case)';
 const CREATOR_OR_ADMIN = 'FORBIDDEN: `Only the tag creator or an admin can change it.`';

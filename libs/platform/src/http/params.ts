@@ -3,11 +3,14 @@ import { validationFailed } from '../errors/domain-error';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Whether `value` is a uuid in its usual text form (any case, any version). */
+export const isUuid = (value: string): boolean => UUID.test(value);
+
 /** A uuid path parameter; anything else is 400 VALIDATION_FAILED naming the parameter. */
 @Injectable()
 export class UuidParam implements PipeTransform<string, string> {
   transform(value: string, metadata: ArgumentMetadata): string {
-    if (!UUID.test(value))
+    if (!isUuid(value))
       throw validationFailed([
         { path: metadata.data ?? 'id', message: `${metadata.data ?? 'id'} must be a UUID` },
       ]);

@@ -21,6 +21,7 @@ import {
   type GrantableScope,
   type Scope,
 } from '@app/platform';
+import { ADMIN_ONLY_SCOPES } from '../../domain/api-key.rules';
 
 export class CreateApiKeyDto {
   @ApiProperty({ minLength: 1, maxLength: 255 })
@@ -31,8 +32,7 @@ export class CreateApiKeyDto {
   @ApiPropertyOptional({
     enum: SCOPES_GRANTABLE,
     isArray: true,
-    description:
-      'No repeats. Without scopes: properties:read and sources:read (admins also properties:write, media:write).',
+    description: `No repeats. Without scopes: properties:read and sources:read (admins also ${ADMIN_ONLY_SCOPES.join(', ')}).`,
   })
   @IsOptional()
   @IsArray()
@@ -99,47 +99,4 @@ export class UpdateApiKeyDto {
   @ArrayMaxSize(20)
   @IsString({ each: true })
   allowedOrigins?: string[];
-}
-
-export class CreatedApiKeyView {
-  @ApiProperty() id: string;
-  @ApiProperty({ description: 'The secret; shown only once.' }) key: string;
-  @ApiProperty() prefixHint: string;
-  @ApiProperty({ type: [String] }) scopes: string[];
-}
-
-export class RotatedApiKeyView {
-  @ApiProperty() id: string;
-  @ApiProperty({ description: 'The new secret; shown only once.' }) key: string;
-  @ApiProperty() prefixHint: string;
-  @ApiProperty() rotatedFromId: string;
-  @ApiProperty({ format: 'date-time' }) previousKeyValidUntil: string;
-}
-
-export class ApiKeyRowView {
-  @ApiProperty() id: string;
-  @ApiProperty() name: string;
-  @ApiProperty({ enum: ['active', 'revoked', 'expired', 'rotated'] }) status: string;
-  @ApiProperty({ nullable: true, type: String }) prefixHint: string | null;
-  @ApiProperty() legacy: boolean;
-  @ApiProperty() system: boolean;
-  @ApiProperty({ type: [String] }) scopes: string[];
-  @ApiProperty({ type: [String] }) allowedOrigins: string[];
-  @ApiProperty({ nullable: true, type: Number }) rateLimitPerMinute: number | null;
-  @ApiProperty({ nullable: true, type: String }) createdById: string | null;
-  @ApiProperty() mine: boolean;
-  @ApiProperty({ enum: ['member', 'left', 'unknown'] }) ownerState: string;
-  @ApiProperty({ format: 'date-time' }) createdAt: string;
-  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) lastUsedAt: string | null;
-  @ApiProperty({ nullable: true, type: String }) lastUsedIp: string | null;
-  @ApiProperty({ nullable: true, type: String }) lastUsedUserAgent: string | null;
-  @ApiProperty() usageCount: number;
-  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) expiresAt: string | null;
-  @ApiProperty({ nullable: true, type: String }) rotatedFromId: string | null;
-  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) graceUntil: string | null;
-}
-
-export class RevokedApiKeyView {
-  @ApiProperty({ enum: [true], description: 'Always true; revoking an already revoked key changes nothing.' })
-  success: true;
 }

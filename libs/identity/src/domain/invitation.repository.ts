@@ -1,0 +1,18 @@
+import { LockMode } from '@mikro-orm/postgresql';
+import { TenantRepository } from '@app/platform';
+import type { Invitation } from './invitation.entity';
+
+export class InvitationRepository extends TenantRepository<Invitation> {
+  /**
+   * Any agency's invitation by its token (the token names the agency), locked until the
+   * transaction ends so two calls with one token cannot both get past it.
+   */
+  findByTokenHashForUpdate(tokenHash: string): Promise<Invitation | null> {
+    return this.findOne({ tokenHash }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  }
+
+  /** Across agencies, for the periodic clean-up: invitations expired or used before `cutoff`. */
+  purgeEndedBefore(cutoff: Date): Promise<number> {
+    return this.nativeDelete({ $or: [{ expiresAt: { $lt: cutoff } }, { acceptedAt: { $lt: cutoff } }] });
+  }
+}

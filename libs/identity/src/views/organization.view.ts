@@ -1,0 +1,32 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { Organization } from '../domain/organization.entity';
+
+export interface OrganizationSummaryModel {
+  id: string;
+  name: string;
+}
+
+export const organizationSummary = (organization: Organization): OrganizationSummaryModel => ({
+  id: organization.id,
+  name: organization.name,
+});
+
+export class OrganizationSummaryView implements OrganizationSummaryModel {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+}
+
+/** What the operator commands print: the agency's switches. */
+export interface OrganizationState {
+  id: string;
+  name: string;
+  planActive: boolean;
+  disabled: boolean;
+}
+
+export const organizationState = (org: Organization): OrganizationState => ({
+  id: org.id,
+  name: org.name,
+  planActive: org.planActive,
+  disabled: org.disabled,
+});

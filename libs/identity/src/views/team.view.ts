@@ -1,0 +1,56 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { ListResult } from '@app/platform';
+import type { Team } from '../domain/team.entity';
+
+/** A team as `/v1/teams` shows it (spec: Team). */
+export interface TeamSummaryModel {
+  id: string;
+  name: string;
+  color: string | null;
+  memberIds: string[];
+  memberCount: number;
+}
+
+/** A team as the dashboard routes show it: the summary plus `archivedAt`. */
+export interface TeamModel extends TeamSummaryModel {
+  archivedAt: string | null;
+}
+
+export const teamSummary = (team: Team): TeamSummaryModel => ({
+  id: team.id,
+  name: team.name,
+  color: team.color,
+  memberIds: team.memberIds,
+  memberCount: team.memberIds.length,
+});
+
+export const teamView = (team: Team): TeamModel => ({
+  ...teamSummary(team),
+  archivedAt: team.archivedAt?.toISOString() ?? null,
+});
+
+/** A team as `/v1/teams` shows it (spec: Team). */
+export class TeamSummaryView implements TeamSummaryModel {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ type: String, nullable: true, example: '#1E88E5' }) color: string | null;
+  @ApiProperty({ type: [String], description: 'User ids' }) memberIds: string[];
+  @ApiProperty({ type: 'integer' }) memberCount: number;
+}
+
+/** `{data: Team[], hasMore: false}`; archived teams left out. */
+export class TeamSummaryListView implements ListResult<TeamSummaryModel> {
+  @ApiProperty({ type: [TeamSummaryView] }) data: TeamSummaryView[];
+  @ApiProperty({ description: 'Whole list: always false.' }) hasMore: boolean;
+}
+
+/** A team as the dashboard routes show it: the summary plus `archivedAt`. */
+export class TeamView extends TeamSummaryView implements TeamModel {
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) archivedAt: string | null;
+}
+
+/** `{data: Team[], hasMore: false}`: live teams by name. */
+export class TeamListView implements ListResult<TeamModel> {
+  @ApiProperty({ type: [TeamView] }) data: TeamView[];
+  @ApiProperty({ description: 'Whole list: always false.' }) hasMore: boolean;
+}
