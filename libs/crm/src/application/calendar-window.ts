@@ -44,7 +44,8 @@ function offsetMs(tz: string, at: number): number {
     minute: 'numeric',
     second: 'numeric',
   }).formatToParts(new Date(at));
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
+  const values = Object.fromEntries(parts.map((p) => [p.type, Number(p.value)]));
+  const part = (type: Intl.DateTimeFormatPartTypes) => values[type];
   const wall = Date.UTC(
     part('year'),
     part('month') - 1,

@@ -28,7 +28,7 @@ export class TimelineQueries {
       [...entries.params, limit, offset],
     );
     // past the last page the window function has no row to count on
-    const total = rows.length > 0 ? Number(rows[0].total) : await this.count(entries);
+    const total = rows.length > 0 ? Number(rows[0].total) : await this.total(entries);
     const data = rows.map(toTimelineEntryJson);
     const hasMore = offset + data.length < total;
     const maps = await Promise.all(
@@ -65,7 +65,7 @@ export class TimelineQueries {
     };
   }
 
-  private async count(entries: Statement): Promise<number> {
+  private async total(entries: Statement): Promise<number> {
     const [row] = await this.em.execute<{ total: string }[]>(
       `select count(*) as total from (${entries.sql}) e`,
       entries.params,
