@@ -34,9 +34,7 @@ export class TimelineQueries {
     const maps = await Promise.all(
       this.sources
         .all()
-        .flatMap((source) =>
-          source.byId ? [source.byId.fill(lead, data).then((map) => [source.byId!.key, map] as const)] : [],
-        ),
+        .flatMap(({ byId }) => (byId ? [byId.fill(lead, data).then((map) => [byId.key, map] as const)] : [])),
     );
     return {
       data,
