@@ -1,5 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, Provider } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
@@ -32,10 +32,13 @@ export class TestApp {
     readonly orm: MikroORM,
   ) {}
 
-  static async start(env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+  static async start(env: NodeJS.ProcessEnv = {}, extra: { providers?: Provider[] } = {}): Promise<TestApp> {
     const config = AppConfig.fromEnv({ DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'silent', ...env });
     const clock = new ManualClock();
-    const moduleRef = await Test.createTestingModule({ imports: [ApiModule.forRoot(config)] })
+    const moduleRef = await Test.createTestingModule({
+      imports: [ApiModule.forRoot(config)],
+      providers: extra.providers,
+    })
       .overrideProvider(Clock)
       .useValue(clock)
       .compile();

@@ -1,26 +1,38 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { IdentityModule } from '@app/identity';
+import { CalendarQueries } from './application/calendar.queries';
+import { HistoryTimelineSource } from './application/history.timeline-source';
 import { LeadAccess } from './application/lead-access';
 import { LeadHistoryRecorder } from './application/lead-history.recorder';
 import { LeadsQueries } from './application/leads.queries';
 import { LeadsService } from './application/leads.service';
 import { NotesService } from './application/notes.service';
+import { NotesTimelineSource } from './application/notes.timeline-source';
+import { TasksCalendarSource } from './application/tasks.calendar-source';
 import { TasksService } from './application/tasks.service';
+import { TasksTimelineSource } from './application/tasks.timeline-source';
 import { TimelineQueries } from './application/timeline.queries';
 import { Lead } from './domain/lead.entity';
 import { LeadHistory } from './domain/lead-history.entity';
 import { Note } from './domain/note.entity';
 import { Task } from './domain/task.entity';
+import { CalendarSources } from './extension-points/calendar-source';
+import { TimelineSources } from './extension-points/timeline-source';
+import { CalendarController } from './http/calendar.controller';
 import { LeadsController } from './http/leads.controller';
 import { NotesController, TasksController } from './http/notes-tasks.controller';
 
 export const CRM_ENTITIES = [Lead, Note, Task, LeadHistory];
 
-/** The CRM: leads, notes, tasks, history and timeline. */
+/**
+ * The CRM: leads, notes, tasks, history, and the lead timeline and calendar other contexts
+ * contribute to (`TimelineSource`, `CalendarSource`, discovered at boot).
+ */
 @Module({
-  imports: [MikroOrmModule.forFeature(CRM_ENTITIES), IdentityModule],
-  controllers: [LeadsController, NotesController, TasksController],
+  imports: [MikroOrmModule.forFeature(CRM_ENTITIES), IdentityModule, DiscoveryModule],
+  controllers: [LeadsController, NotesController, TasksController, CalendarController],
   providers: [
     LeadAccess,
     LeadHistoryRecorder,
@@ -28,8 +40,15 @@ export const CRM_ENTITIES = [Lead, Note, Task, LeadHistory];
     LeadsService,
     NotesService,
     TasksService,
+    TimelineSources,
     TimelineQueries,
+    HistoryTimelineSource,
+    NotesTimelineSource,
+    TasksTimelineSource,
+    CalendarSources,
+    CalendarQueries,
+    TasksCalendarSource,
   ],
-  exports: [LeadsService, LeadsQueries, NotesService, TasksService, TimelineQueries],
+  exports: [LeadAccess, LeadsService, LeadsQueries, NotesService, TasksService],
 })
 export class CrmModule {}

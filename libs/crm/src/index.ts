@@ -1,10 +1,29 @@
-export * from './crm.module';
-export * from './application/leads.service';
-export * from './application/leads.queries';
-export * from './application/notes.service';
-export * from './application/tasks.service';
-export * from './application/timeline.queries';
-export * from './application/lead.views';
-export * from './domain/lead.entity';
-export * from './domain/task.entity';
-export * from './domain/lead-history.entity';
+export { CrmModule } from './crm.module';
+
+// Services other contexts, apps and tests call (the actor first).
+export { LeadsService, type CreateLead } from './application/leads.service';
+export { NotesService } from './application/notes.service';
+export { TasksService, type CreateTask } from './application/tasks.service';
+export type { LeadJson } from './views/lead.view';
+export type { NoteJson } from './views/note.view';
+export type { TaskJson } from './views/task.view';
+
+// The only door to a lead: later contexts reach leads, and records kept on leads, through it.
+export { LeadAccess, type OnLead } from './application/lead-access';
+export type { LeadReachScope, Statement } from './domain/lead-reach';
+
+// Extension points: a context contributes to a lead's timeline and to the calendar.
+export {
+  TimelineSourceProvider,
+  type TimelineById,
+  type TimelineLead,
+  type TimelineSource,
+} from './extension-points/timeline-source';
+export { TIMELINE_TYPES, type TimelineType } from './domain/lead-history.entity';
+export type { TimelineEntryJson } from './views/timeline.view';
+export {
+  CalendarSourceProvider,
+  type CalendarRequest,
+  type CalendarSource,
+} from './extension-points/calendar-source';
+export { CALENDAR_KINDS, type CalendarItemJson, type CalendarKind } from './views/calendar.view';

@@ -1,26 +1,80 @@
-import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { isAdmin, notFound, Principal, validationFailed } from '@app/platform';
 import { MembersService, TeamsService } from '@app/identity';
-import { Lead } from '../domain/lead.entity';
+import type { Lead } from '../domain/lead.entity';
+import { LeadRepository } from '../domain/lead.repository';
+import { leadReachSql, LeadReachScope, reachesLead, Statement } from '../domain/lead-reach';
+import type { Note } from '../domain/note.entity';
+import { NoteRepository } from '../domain/note.repository';
+
+/** A record that hangs on a lead: a note, a task, later a deal, call, message, viewing, document. */
+export interface OnLead {
+  leadId: number;
+}
 
 /**
- * Who reaches which lead, and which people may be put on one. Shared by leads, notes, tasks and
- * the timeline so the rule lives in one place.
+ * The only door to a lead: who reaches which lead (the rule in `domain/lead-reach.ts`), as a
+ * check on a loaded lead, as the SQL fragment every lead read filters by, and as loaders of "the
+ * lead of this record" for anything kept on a lead. Also which people may be put on one.
  */
 @Injectable()
 export class LeadAccess {
   constructor(
-    private readonly em: EntityManager,
+    private readonly leads: LeadRepository,
+    private readonly notes: NoteRepository,
     private readonly members: MembersService,
     private readonly teams: TeamsService,
   ) {}
 
+  /** The caller's reach: the agency, and for a member only the leads they are assigned to. */
+  scope(actor: Principal): LeadReachScope {
+    return { organizationId: actor.organizationId, memberId: isAdmin(actor) ? null : actor.userId };
+  }
+
+  /** The reach as a WHERE fragment on the leads table aliased `alias`. */
+  sql(actor: Principal, alias = 'l'): Statement {
+    return leadReachSql(alias, this.scope(actor));
+  }
+
+  reaches(actor: Principal, lead: Lead): boolean {
+    return reachesLead(this.scope(actor), lead);
+  }
+
   /** The lead, when the caller reaches it; otherwise 404 `Lead not found.` (never 403). */
   async reachableLead(actor: Principal, leadId: number): Promise<Lead> {
-    const lead = await this.em.findOne(Lead, { id: leadId, organizationId: actor.organizationId });
-    if (!lead || !lead.isReachableBy(actor.userId, isAdmin(actor))) throw notFound('Lead');
+    const lead = await this.leads.findInOrg(actor.organizationId, { id: leadId });
+    if (!lead || !this.reaches(actor, lead)) throw notFound('Lead');
     return lead;
+  }
+
+  /** Those of `leadIds` the caller reaches (unknown ids are skipped). */
+  async reachableLeads(actor: Principal, leadIds: number[]): Promise<Lead[]> {
+    const leads = await this.leads.listInOrg(actor.organizationId, { id: { $in: [...new Set(leadIds)] } });
+    return leads.filter((lead) => this.reaches(actor, lead));
+  }
+
+  /** Whether the caller reaches the lead `record` hangs on. */
+  async reachesLeadOf(actor: Principal, record: OnLead): Promise<boolean> {
+    const lead = await this.leads.findInOrg(actor.organizationId, { id: record.leadId });
+    return lead !== null && this.reaches(actor, lead);
+  }
+
+  /**
+   * `record` (loaded by its own context, in the caller's agency), when the caller reaches its
+   * lead; otherwise 404 `<resource> not found.`, as if it did not exist.
+   */
+  async onReachableLead<T extends OnLead>(actor: Principal, record: T | null, resource: string): Promise<T> {
+    if (!record || !(await this.reachesLeadOf(actor, record))) throw notFound(resource);
+    return record;
+  }
+
+  /** A note on a lead the caller reaches; anything else is 404 `Note not found.` */
+  async noteOnReachableLead(actor: Principal, noteId: string): Promise<Note> {
+    return this.onReachableLead(
+      actor,
+      await this.notes.findInOrg(actor.organizationId, { id: noteId }),
+      'Note',
+    );
   }
 
   /**

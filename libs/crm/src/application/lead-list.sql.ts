@@ -3,21 +3,15 @@
  * framework-free baseline server in bench/ runs the very same statements.
  */
 
-export interface LeadListScope {
-  organizationId: string;
-  /** Set for a member: only leads they are assigned to. */
-  memberId: string | null;
-}
+import { leadReachSql, LeadReachScope, Statement } from '../domain/lead-reach';
+
+export type { Statement };
+export type LeadListScope = LeadReachScope;
 
 export interface LeadListFilters {
   search?: string;
   crmStatus?: string;
   assigneeIds?: string[];
-}
-
-export interface Statement {
-  sql: string;
-  params: unknown[];
 }
 
 /** Columns of a lead row, with the task figures and live tags (with lead counts) per row: one query, no N+1. */
@@ -36,14 +30,11 @@ export const LEAD_COLUMNS = `
 const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 export const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
 
-/** The WHERE clause every lead read shares: agency, member visibility, filters. */
+/** The WHERE clause every lead read shares: who reaches the lead (agency, member), then filters. */
 export function leadWhere(scope: LeadListScope, filters: LeadListFilters): Statement {
-  const clauses = ['l.organization_id = ?'];
-  const params: unknown[] = [scope.organizationId];
-  if (scope.memberId) {
-    clauses.push('l.assignee_ids @> array[?]::uuid[]');
-    params.push(scope.memberId);
-  }
+  const reach = leadReachSql('l', scope);
+  const clauses = [reach.sql];
+  const params: unknown[] = [...reach.params];
   if (filters.assigneeIds?.length) {
     clauses.push('l.assignee_ids && ?::uuid[]');
     params.push(uuidArray(filters.assigneeIds));

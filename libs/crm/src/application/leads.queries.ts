@@ -3,15 +3,22 @@ import { Injectable } from '@nestjs/common';
 import { DomainError, isAdmin, notFound, PageResult, pageResult, Principal } from '@app/platform';
 import { CRM_STATUSES, CrmStatus } from '../domain/lead.entity';
 import {
+  LeadCounts,
+  LeadJson,
+  LeadListItemJson,
+  LeadRow,
+  toLeadJson,
+  toLeadListItemJson,
+} from '../views/lead.view';
+import { LeadAccess } from './lead-access';
+import {
   LEAD_COLUMNS,
   LeadListFilters,
-  LeadListScope,
   leadPageStatement,
   leadTotalStatement,
   leadWhere,
   Statement,
 } from './lead-list.sql';
-import { LeadListItem, leadListItem, LeadRow, LeadView, leadView } from './lead.views';
 
 export interface LeadListQuery extends LeadListFilters {
   page: number;
@@ -19,30 +26,31 @@ export interface LeadListQuery extends LeadListFilters {
   crmStatus?: CrmStatus;
 }
 
-export type LeadCounts = Record<CrmStatus, number> & { unassigned?: number };
-
 /** List reads of leads: plain rows through SQL, paged, with exact totals. */
 @Injectable()
 export class LeadsQueries {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly access: LeadAccess,
+  ) {}
 
-  async list(actor: Principal, query: LeadListQuery): Promise<PageResult<LeadListItem>> {
+  async list(actor: Principal, query: LeadListQuery): Promise<PageResult<LeadListItemJson>> {
     const where = this.where(actor, query);
     const [rows, [{ total }]] = await Promise.all([
       this.run<LeadRow>(leadPageStatement(where, query.page, query.limit)),
-      this.run<{ total: string }>(leadTotalStatement(this.scope(actor), query)),
+      this.run<{ total: string }>(leadTotalStatement(this.access.scope(actor), query)),
     ]);
-    return pageResult(rows.map(leadListItem), query.page, query.limit, Number(total));
+    return pageResult(rows.map(toLeadListItemJson), query.page, query.limit, Number(total));
   }
 
-  async get(actor: Principal, leadId: number): Promise<LeadView> {
+  async get(actor: Principal, leadId: number): Promise<LeadJson> {
     const where = this.where(actor, {});
     const rows = await this.run<LeadRow>({
       sql: `select ${LEAD_COLUMNS} from leads l where ${where.sql} and l.id = ?`,
       params: [...where.params, leadId],
     });
     if (rows.length === 0) throw notFound('Lead');
-    return leadView(rows[0]);
+    return toLeadJson(rows[0]);
   }
 
   /** Per status; `unassigned` for admins only; a member counts own leads. */
@@ -76,11 +84,7 @@ export class LeadsQueries {
     if (filters.assigneeIds?.length && !isAdmin(actor)) {
       throw new DomainError('ORG_ADMIN_REQUIRED', 'Only an organization admin can filter by assignee.');
     }
-    return leadWhere(this.scope(actor), filters);
-  }
-
-  private scope(actor: Principal): LeadListScope {
-    return { organizationId: actor.organizationId, memberId: isAdmin(actor) ? null : actor.userId };
+    return leadWhere(this.access.scope(actor), filters);
   }
 
   /** Runs inside the request's transaction when there is one (idempotent creates read their own write). */

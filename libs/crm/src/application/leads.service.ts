@@ -3,9 +3,9 @@ import { Injectable } from '@nestjs/common';
 import { Clock, forbidden, isAdmin, Principal, validationFailed } from '@app/platform';
 import { TagsService } from '@app/identity';
 import { CrmStatus, Lead, LeadContactField } from '../domain/lead.entity';
+import { BulkLeadStatusJson, LeadJson, WrappedLeadJson } from '../views/lead.view';
 import { LeadAccess } from './lead-access';
 import { LeadHistoryRecorder } from './lead-history.recorder';
-import { LeadView } from './lead.views';
 import { LeadsQueries } from './leads.queries';
 
 export const BULK_STATUS_MAX = 500;
@@ -36,7 +36,7 @@ export class LeadsService {
   ) {}
 
   /** The owner defaults to the key's person; a member may name only themselves. */
-  async create(actor: Principal, input: CreateLead): Promise<{ lead: LeadView }> {
+  async create(actor: Principal, input: CreateLead): Promise<WrappedLeadJson> {
     const assigneeIds = await this.openingOwners(actor, input);
     const now = this.clock.now();
     const lead = new Lead({ ...input, organizationId: actor.organizationId, assigneeIds }, now);
@@ -51,14 +51,14 @@ export class LeadsService {
     actor: Principal,
     leadId: number,
     changes: Partial<Record<LeadContactField, string | null>>,
-  ): Promise<LeadView> {
+  ): Promise<LeadJson> {
     const lead = await this.access.reachableLead(actor, leadId);
     lead.changeContact(changes, this.clock.now());
     await this.em.flush();
     return this.queries.get(actor, leadId);
   }
 
-  async changeStatus(actor: Principal, leadId: number, status: CrmStatus): Promise<LeadView> {
+  async changeStatus(actor: Principal, leadId: number, status: CrmStatus): Promise<LeadJson> {
     const lead = await this.access.reachableLead(actor, leadId);
     const now = this.clock.now();
     this.history.statusChange(actor, lead.id, lead.changeStatus(status, now), status, now);
@@ -67,12 +67,9 @@ export class LeadsService {
   }
 
   /** Admin only; `updated` counts the agency's leads among `leadIds` (unknown ids are skipped). */
-  async changeStatuses(actor: Principal, leadIds: number[], status: CrmStatus): Promise<{ updated: number }> {
+  async changeStatuses(actor: Principal, leadIds: number[], status: CrmStatus): Promise<BulkLeadStatusJson> {
     const now = this.clock.now();
-    const leads = await this.em.find(Lead, {
-      organizationId: actor.organizationId,
-      id: { $in: [...new Set(leadIds)] },
-    });
+    const leads = await this.access.reachableLeads(actor, leadIds);
     for (const lead of leads)
       this.history.statusChange(actor, lead.id, lead.changeStatus(status, now), status, now);
     await this.em.flush();
@@ -80,7 +77,7 @@ export class LeadsService {
   }
 
   /** The full new set of tags; every id must be a live tag of the agency. */
-  async setTags(actor: Principal, leadId: number, tagIds: string[]): Promise<LeadView> {
+  async setTags(actor: Principal, leadId: number, tagIds: string[]): Promise<LeadJson> {
     const lead = await this.access.reachableLead(actor, leadId);
     const live = await this.tags.liveTagIds(actor.organizationId, tagIds);
     const issues = tagIds.flatMap((id, i) =>
@@ -97,7 +94,7 @@ export class LeadsService {
     actor: Principal,
     leadId: number,
     change: { mode: 'replace' | 'add'; userIds: string[]; teamIds: string[] },
-  ): Promise<{ lead: LeadView }> {
+  ): Promise<WrappedLeadJson> {
     const lead = await this.access.reachableLead(actor, leadId);
     const people = await this.access.resolvePeople(actor, change.userIds, change.teamIds);
     const now = this.clock.now();

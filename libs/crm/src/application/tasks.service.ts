@@ -1,41 +1,14 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { cappedResult, Clock, forbidden, isAdmin, ListResult, notFound, Principal } from '@app/platform';
-import { Lead } from '../domain/lead.entity';
 import { Task, TaskStatus } from '../domain/task.entity';
+import { TaskRepository } from '../domain/task.repository';
+import { TaskJson, toTaskJson } from '../views/task.view';
 import { parseDueDate } from './due-date';
 import { LeadAccess } from './lead-access';
 import { LeadHistoryRecorder } from './lead-history.recorder';
 
 export const TASKS_CAP = 500;
-
-export interface TaskView {
-  id: string;
-  leadId: number;
-  assigneeIds: string[];
-  createdBy: string;
-  title: string;
-  description: string | null;
-  dueDate: string | null;
-  status: TaskStatus;
-  completedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export const taskView = (task: Task): TaskView => ({
-  id: task.id,
-  leadId: Number(task.leadId),
-  assigneeIds: task.assigneeIds,
-  createdBy: task.createdBy,
-  title: task.title,
-  description: task.description,
-  dueDate: task.dueDate?.toISOString() ?? null,
-  status: task.status,
-  completedAt: task.completedAt?.toISOString() ?? null,
-  createdAt: task.createdAt.toISOString(),
-  updatedAt: task.updatedAt.toISOString(),
-});
 
 export interface CreateTask {
   leadId: number;
@@ -61,6 +34,7 @@ const byDue = { dueDate: 'asc nulls last', createdAt: 'desc', id: 'desc' } as co
 export class TasksService {
   constructor(
     private readonly em: EntityManager,
+    private readonly tasks: TaskRepository,
     private readonly access: LeadAccess,
     private readonly history: LeadHistoryRecorder,
     private readonly clock: Clock,
@@ -73,30 +47,29 @@ export class TasksService {
   async list(
     actor: Principal,
     query: { leadId?: number; status?: TaskStatus },
-  ): Promise<ListResult<TaskView>> {
+  ): Promise<ListResult<TaskJson>> {
     if (query.leadId !== undefined) {
       await this.access.reachableLead(actor, query.leadId);
-      const tasks = await this.em.find(
-        Task,
-        { leadId: query.leadId, organizationId: actor.organizationId },
+      const tasks = await this.tasks.listInOrg(
+        actor.organizationId,
+        { leadId: query.leadId },
         { orderBy: byDue, limit: TASKS_CAP + 1 },
       );
-      return cappedResult(tasks.map(taskView), TASKS_CAP);
+      return cappedResult(tasks.map(toTaskJson), TASKS_CAP);
     }
-    const tasks = await this.em.find(
-      Task,
+    const tasks = await this.tasks.listInOrg(
+      actor.organizationId,
       {
-        organizationId: actor.organizationId,
         $or: [{ createdBy: actor.userId }, { assigneeIds: { $contains: [actor.userId] } }],
         ...(query.status ? { status: query.status } : {}),
       },
       { orderBy: byDue, limit: TASKS_CAP + 1 },
     );
-    return cappedResult(tasks.map(taskView), TASKS_CAP);
+    return cappedResult(tasks.map(toTaskJson), TASKS_CAP);
   }
 
   /** The owner defaults to the key's person; assignees must be in the agency. */
-  async create(actor: Principal, input: CreateTask): Promise<TaskView> {
+  async create(actor: Principal, input: CreateTask): Promise<TaskJson> {
     await this.access.reachableLead(actor, input.leadId);
     const named = (input.assigneeIds?.length ?? 0) + (input.teamIds?.length ?? 0) > 0;
     const assigneeIds = named
@@ -118,11 +91,11 @@ export class TasksService {
     this.em.persist(task);
     this.history.task(actor, input.leadId, task.id, 'created', now);
     await this.em.flush();
-    return taskView(task);
+    return toTaskJson(task);
   }
 
   /** The creator, anyone on it, or an admin; assignees and teams by admins only. */
-  async change(actor: Principal, taskId: string, changes: ChangeTask): Promise<TaskView> {
+  async change(actor: Principal, taskId: string, changes: ChangeTask): Promise<TaskJson> {
     const task = await this.manageableTask(actor, taskId);
     if ((changes.assigneeIds !== undefined || changes.teamIds !== undefined) && !isAdmin(actor)) {
       throw forbidden('Only an admin can change who is on a task.');
@@ -150,7 +123,7 @@ export class TasksService {
       );
     }
     await this.em.flush();
-    return taskView(task);
+    return toTaskJson(task);
   }
 
   async delete(actor: Principal, taskId: string): Promise<void> {
@@ -161,11 +134,10 @@ export class TasksService {
   /** 404 `Task not found.` unless the caller reaches the lead or is on the task; 403 unless they may manage it. */
   private async manageableTask(actor: Principal, taskId: string): Promise<Task> {
     const admin = isAdmin(actor);
-    const task = await this.em.findOne(Task, { id: taskId, organizationId: actor.organizationId });
+    const task = await this.tasks.findInOrg(actor.organizationId, { id: taskId });
     if (!task) throw notFound('Task');
     if (!admin && !task.isManageableBy(actor.userId, false)) {
-      const lead = await this.em.findOne(Lead, { id: task.leadId, organizationId: actor.organizationId });
-      if (!lead?.isReachableBy(actor.userId, false)) throw notFound('Task');
+      if (!(await this.access.reachesLeadOf(actor, task))) throw notFound('Task');
       throw forbidden('Only the task owner, someone on it, or an admin can change it.');
     }
     return task;

@@ -1,5 +1,6 @@
-import { BigIntType, Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { EntityRepositoryType, BigIntType, Entity, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
+import { LeadHistoryRepository } from './lead-history.repository';
 
 /**
  * Timeline `type` values; stable, documented in the OpenAPI schema. Later contexts add their own
@@ -22,8 +23,10 @@ export type TimelineType = (typeof TIMELINE_TYPES)[number];
 export type HistorySource = 'api' | 'user';
 
 /** One change to a lead, as the timeline shows it. Changes through the API carry source `api`. */
-@Entity({ tableName: 'lead_history' })
+@Entity({ tableName: 'lead_history', repository: () => LeadHistoryRepository })
 export class LeadHistory {
+  [EntityRepositoryType]?: LeadHistoryRepository;
+
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
 

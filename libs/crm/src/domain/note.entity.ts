@@ -1,8 +1,11 @@
-import { BigIntType, Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { EntityRepositoryType, BigIntType, Entity, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
+import { NoteRepository } from './note.repository';
 
-@Entity({ tableName: 'notes' })
+@Entity({ tableName: 'notes', repository: () => NoteRepository })
 export class Note {
+  [EntityRepositoryType]?: NoteRepository;
+
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
 

@@ -1,11 +1,16 @@
-import { ArrayType, BigIntType, Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { EntityRepositoryType, ArrayType, BigIntType, Entity, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
+import { TaskRepository } from './task.repository';
 
 export const TASK_STATUSES = ['pending', 'completed'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
-@Entity({ tableName: 'tasks' })
+const DAY_MS = 86_400_000;
+
+@Entity({ tableName: 'tasks', repository: () => TaskRepository })
 export class Task {
+  [EntityRepositoryType]?: TaskRepository;
+
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
 
@@ -68,6 +73,11 @@ export class Task {
   /** Its creator, anyone on it ("owner, teammate on it"), or an admin (INTERFACES.md). */
   isManageableBy(userId: string, admin: boolean): boolean {
     return admin || this.createdBy === userId || this.assigneeIds.includes(userId);
+  }
+
+  /** A due date given as YYYY-MM-DD is stored as midnight UTC (due-date.ts): such a task is all-day. */
+  isDueAllDay(): boolean {
+    return this.dueDate !== null && this.dueDate.getTime() % DAY_MS === 0;
   }
 
   edit(changes: { title?: string; description?: string | null; dueDate?: Date | null }, now: Date): void {

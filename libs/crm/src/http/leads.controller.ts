@@ -32,9 +32,9 @@ import {
   LeadPageView,
   LeadView,
   WrappedLeadView,
-} from './views/lead.view';
-import { TaskView } from './views/note-task.view';
-import { TimelinePageView } from './views/timeline.view';
+} from '../views/lead.view';
+import { TaskView } from '../views/task.view';
+import { TimelinePageView } from '../views/timeline.view';
 
 const ASSIGNEE_FILTER_ADMIN_ONLY = 'ORG_ADMIN_REQUIRED: a member filtering by `assigneeIds`';
 const PEOPLE_CHECKED =

@@ -15,7 +15,8 @@ import { CrmRead, CrmWrite } from './crm-access';
 import { NotesService } from '../application/notes.service';
 import { TasksService } from '../application/tasks.service';
 import { ChangeTaskDto, CreateTaskDto, ListTasksQueryDto, NoteContentDto } from './dto/note-task.dto';
-import { NoteListView, NoteView, TaskListView, TaskView } from './views/note-task.view';
+import { NoteListView, NoteView } from '../views/note.view';
+import { TaskListView, TaskView } from '../views/task.view';
 
 const PEOPLE_CHECKED =
   'A person who is not a member of the organization, or a team that is not one of its live teams, ' +

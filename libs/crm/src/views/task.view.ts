@@ -1,29 +1,38 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { ListResult } from '@app/platform';
-import type { NoteView as NoteModel } from '../../application/notes.service';
-import type { TaskView as TaskModel } from '../../application/tasks.service';
-import { TASK_STATUSES, type TaskStatus } from '../../domain/task.entity';
-
-/** A note on a lead (spec: Note). */
-export class NoteView implements NoteModel {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ type: 'integer' }) leadId: number;
-  @ApiProperty({ format: 'uuid', description: 'User id of the author.' }) authorId: string;
-  @ApiProperty() content: string;
-  @ApiProperty() isPinned: boolean;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) occurredAt: string | null;
-  @ApiProperty({ format: 'date-time' }) createdAt: string;
-  @ApiProperty({ format: 'date-time' }) updatedAt: string;
-}
-
-/** `{data: Note[], hasMore: false}`, newest first. */
-export class NoteListView implements ListResult<NoteModel> {
-  @ApiProperty({ type: [NoteView] }) data: NoteView[];
-  @ApiProperty({ description: 'Whole list: always false.' }) hasMore: boolean;
-}
+import { TASK_STATUSES, type Task, type TaskStatus } from '../domain/task.entity';
 
 /** A task on a lead (spec: Task). */
-export class TaskView implements TaskModel {
+export interface TaskJson {
+  id: string;
+  leadId: number;
+  assigneeIds: string[];
+  createdBy: string;
+  title: string;
+  description: string | null;
+  dueDate: string | null;
+  status: TaskStatus;
+  completedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const toTaskJson = (task: Task): TaskJson => ({
+  id: task.id,
+  leadId: Number(task.leadId),
+  assigneeIds: task.assigneeIds,
+  createdBy: task.createdBy,
+  title: task.title,
+  description: task.description,
+  dueDate: task.dueDate?.toISOString() ?? null,
+  status: task.status,
+  completedAt: task.completedAt?.toISOString() ?? null,
+  createdAt: task.createdAt.toISOString(),
+  updatedAt: task.updatedAt.toISOString(),
+});
+
+/** A task on a lead (spec: Task). */
+export class TaskView implements TaskJson {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ type: 'integer' }) leadId: number;
   @ApiProperty({ type: [String], description: 'User ids of the people on it.' }) assigneeIds: string[];
@@ -54,7 +63,7 @@ export class TaskView implements TaskModel {
 }
 
 /** `{data: Task[], hasMore}`: at most 500 tasks, by due date; `hasMore` true means narrow the filters. */
-export class TaskListView implements ListResult<TaskModel> {
+export class TaskListView implements ListResult<TaskJson> {
   @ApiProperty({ type: [TaskView] }) data: TaskView[];
   @ApiProperty() hasMore: boolean;
 }

@@ -1,8 +1,58 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { CRM_STATUSES, type CrmStatus } from '../../domain/lead.entity';
-import { TIMELINE_TYPES, type TimelineType } from '../../domain/lead-history.entity';
-import type { TimelineEntry, TimelinePage } from '../../application/timeline.queries';
-import { TaskView } from './note-task.view';
+import { CRM_STATUSES, type CrmStatus } from '../domain/lead.entity';
+import { TIMELINE_TYPES, type TimelineType } from '../domain/lead-history.entity';
+import { type TaskJson, TaskView } from './task.view';
+
+/** Longer bodies are cut in the timeline and say so in `_preview`. */
+export const TIMELINE_BODY_PREVIEW = 1000;
+
+/** One entry: `type`, `date`, and the payload under the camelCase of `type`. */
+export interface TimelineEntryJson {
+  type: TimelineType;
+  date: string;
+  [payloadKey: string]: unknown;
+}
+
+/** A page; `tasksById` and `dealsById` are always there, a source may add its own `<name>ById`. */
+export interface TimelinePageJson {
+  data: TimelineEntryJson[];
+  hasMore: boolean;
+  nextOffset: number | null;
+  total: number;
+  totalIsExact: boolean;
+  tasksById: Record<string, TaskJson>;
+  dealsById: Record<string, unknown>;
+  [byIdKey: `${string}ById`]: Record<string, unknown>;
+}
+
+/** One entry as the timeline union selects it. */
+export interface TimelineRow {
+  type: TimelineType;
+  date: Date | string;
+  payload: Record<string, unknown>;
+}
+
+/** `lead-created` → `leadCreated`: the payload key of each type. */
+export const payloadKeyOf = (type: TimelineType): string =>
+  type.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+export function toTimelineEntryJson(row: TimelineRow): TimelineEntryJson {
+  const entry: TimelineEntryJson = { type: row.type, date: new Date(row.date).toISOString() };
+  const payload = { ...row.payload };
+  for (const field of ['createdAt', 'updatedAt']) {
+    if (typeof payload[field] === 'string') payload[field] = new Date(payload[field] as string).toISOString();
+  }
+  if (typeof payload.content === 'string' && payload.content.length > TIMELINE_BODY_PREVIEW) {
+    entry._preview = {
+      field: 'content',
+      shownLength: TIMELINE_BODY_PREVIEW,
+      fullLength: payload.content.length,
+    };
+    payload.content = payload.content.slice(0, TIMELINE_BODY_PREVIEW);
+  }
+  entry[payloadKeyOf(row.type)] = payload;
+  return entry;
+}
 
 const HISTORY_SOURCES = ['user', 'api'];
 
@@ -74,7 +124,7 @@ const reserved = (context: string, fields?: string) =>
  * One entry: `type`, `date`, and one payload object whose key is the camelCase of `type`
  * (`lead-created` → `leadCreated`). Only the payload of the entry's own type is present.
  */
-export class TimelineEntryView implements TimelineEntry {
+export class TimelineEntryView implements TimelineEntryJson {
   [payloadKey: string]: unknown;
 
   @ApiProperty({ enum: TIMELINE_TYPES, description: 'Stable values; branch on this.' }) type: TimelineType;
@@ -112,7 +162,9 @@ export class TimelineEntryView implements TimelineEntry {
 }
 
 /** A lead's timeline, newest first, offset paging. */
-export class TimelinePageView implements TimelinePage {
+export class TimelinePageView implements TimelinePageJson {
+  [byIdKey: `${string}ById`]: Record<string, unknown>;
+
   @ApiProperty({ type: [TimelineEntryView] }) data: TimelineEntryView[];
   @ApiProperty({ description: 'While true, send `nextOffset` as the next `offset`.' }) hasMore: boolean;
   @ApiProperty({ type: 'integer', nullable: true }) nextOffset: number | null;

@@ -1,16 +1,113 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type { PageResult } from '@app/platform';
-import { CRM_STATUSES, type CrmStatus } from '../../domain/lead.entity';
-import type { LeadCounts } from '../../application/leads.queries';
-import type { LeadsService } from '../../application/leads.service';
-import type {
-  LeadListItem,
-  LeadTagView as LeadTagModel,
-  LeadView as LeadModel,
-} from '../../application/lead.views';
+import { CRM_STATUSES, type CrmStatus } from '../domain/lead.entity';
+
+/** A lead as every route answers it: the JSON shape, its mapper from the SQL row, its OpenAPI class. */
+
+export interface LeadTagJson {
+  id: string;
+  name: string;
+  color: string;
+  leadCount: number;
+}
+
+/** A row of `GET /v1/leads`. */
+export interface LeadListItemJson {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phoneNumber: string;
+  language: string | null;
+  companyName: string | null;
+  crmStatus: CrmStatus;
+  assigneeIds: string[];
+  purchasedAt: string;
+  totalCalls: number;
+  lastCallAt: string | null;
+  pendingTasks: number;
+  nextTaskDueAt: string | null;
+  leadGroup: string | null;
+  tags: LeadTagJson[];
+}
+
+/** A single lead: the list item plus source, type, creation time and linked chat channels. */
+export interface LeadJson extends LeadListItemJson {
+  source: string;
+  leadType: string | null;
+  createdAt: string;
+  channels: string[];
+}
+
+export interface WrappedLeadJson {
+  lead: LeadJson;
+}
+
+export type LeadCounts = Record<CrmStatus, number> & { unassigned?: number };
+
+export interface BulkLeadStatusJson {
+  updated: number;
+}
+
+/** One row as `LEAD_COLUMNS` (lead-list.sql.ts) selects it (snake_case). */
+export interface LeadRow {
+  id: string | number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone_number: string;
+  language: string | null;
+  company_name: string | null;
+  crm_status: CrmStatus;
+  assignee_ids: string[];
+  tag_ids: string[];
+  purchased_at: Date;
+  total_calls: number;
+  last_call_at: Date | null;
+  pending_tasks: string | number;
+  next_task_due_at: Date | null;
+  lead_group: string | null;
+  source: string;
+  lead_type: string | null;
+  created_at: Date;
+  tags: { id: string; name: string; color: string; leadCount: number | string }[];
+}
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+export function toLeadListItemJson(row: LeadRow): LeadListItemJson {
+  return {
+    id: Number(row.id),
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+    phoneNumber: row.phone_number,
+    language: row.language,
+    companyName: row.company_name,
+    crmStatus: row.crm_status,
+    assigneeIds: row.assignee_ids,
+    purchasedAt: iso(row.purchased_at)!,
+    totalCalls: row.total_calls,
+    lastCallAt: iso(row.last_call_at),
+    pendingTasks: Number(row.pending_tasks),
+    nextTaskDueAt: iso(row.next_task_due_at),
+    leadGroup: row.lead_group,
+    tags: row.tags.map((tag) => ({ ...tag, leadCount: Number(tag.leadCount) })),
+  };
+}
+
+export function toLeadJson(row: LeadRow): LeadJson {
+  return {
+    ...toLeadListItemJson(row),
+    source: row.source,
+    leadType: row.lead_type,
+    createdAt: iso(row.created_at)!,
+    channels: [],
+  };
+}
 
 /** A tag on a lead (the full tag row is on `/v1/tags`). */
-export class LeadTagView implements LeadTagModel {
+export class LeadTagView implements LeadTagJson {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;
   @ApiProperty({ example: '#6B7280' }) color: string;
@@ -19,7 +116,7 @@ export class LeadTagView implements LeadTagModel {
 }
 
 /** A row of `GET /v1/leads` (spec: Lead list item). */
-export class LeadListItemView implements LeadListItem {
+export class LeadListItemView implements LeadListItemJson {
   @ApiProperty({ type: 'integer', example: 1042 }) id: number;
   @ApiProperty() firstName: string;
   @ApiProperty() lastName: string;
@@ -53,7 +150,7 @@ export class LeadListItemView implements LeadListItem {
 }
 
 /** A single lead: the list item plus source, type, creation time and linked chat channels. */
-export class LeadView extends LeadListItemView implements LeadModel {
+export class LeadView extends LeadListItemView implements LeadJson {
   @ApiProperty({ example: 'api', description: 'Where the lead came from (`api` for leads created here).' })
   source: string;
 
@@ -63,7 +160,7 @@ export class LeadView extends LeadListItemView implements LeadModel {
 }
 
 /** `{data: Lead[], hasMore, page, limit, total}`, newest first; `total` is exact. */
-export class LeadPageView implements PageResult<LeadListItem> {
+export class LeadPageView implements PageResult<LeadListItemJson> {
   @ApiProperty({ type: [LeadListItemView] }) data: LeadListItemView[];
   @ApiProperty() hasMore: boolean;
   @ApiProperty({ type: 'integer', minimum: 1 }) page: number;
@@ -72,7 +169,7 @@ export class LeadPageView implements PageResult<LeadListItem> {
 }
 
 /** `{lead}`: a created lead, or a lead whose owners changed. */
-export class WrappedLeadView implements Awaited<ReturnType<LeadsService['create']>> {
+export class WrappedLeadView implements WrappedLeadJson {
   @ApiProperty({ type: LeadView }) lead: LeadView;
 }
 
@@ -88,7 +185,7 @@ export class LeadCountsView implements LeadCounts {
 }
 
 /** `POST /v1/leads/status`. */
-export class BulkLeadStatusResultView implements Awaited<ReturnType<LeadsService['changeStatuses']>> {
+export class BulkLeadStatusResultView implements BulkLeadStatusJson {
   @ApiProperty({
     type: 'integer',
     description: "How many of the agency's leads among `leadIds` were set (unknown ids are skipped).",

@@ -1,0 +1,4 @@
+import { TenantRepository } from '@app/platform';
+import type { LeadHistory } from './lead-history.entity';
+
+export class LeadHistoryRepository extends TenantRepository<LeadHistory> {}

@@ -1,0 +1,4 @@
+import { TenantRepository } from '@app/platform';
+import type { Lead } from './lead.entity';
+
+export class LeadRepository extends TenantRepository<Lead> {}
