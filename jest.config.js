@@ -8,7 +8,11 @@ const swc = [
       target: 'es2022',
       // aliases are rewritten at compile time, so globalSetup (which ignores moduleNameMapper) sees them too
       baseUrl: __dirname,
-      paths: { '@app/*': ['libs/*/src'], '@migrations': ['migrations/index.ts'] },
+      paths: {
+        '@app/platform/core': ['libs/platform/src/core.ts'],
+        '@app/*': ['libs/*/src'],
+        '@migrations': ['migrations/index.ts'],
+      },
       keepClassNames: true,
     },
     module: { type: 'commonjs' },
@@ -20,7 +24,11 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   testRegex: '(libs|apps)/.*\\.spec\\.ts$|test/e2e/.*\\.e2e-spec\\.ts$',
   transform: { '^.+\\.ts$': swc },
-  moduleNameMapper: { '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src', '^@migrations$': '<rootDir>/migrations/index.ts' },
+  moduleNameMapper: {
+    '^@app/platform/core$': '<rootDir>/libs/platform/src/core.ts',
+    '^@app/([a-z-]+)$': '<rootDir>/libs/$1/src',
+    '^@migrations$': '<rootDir>/migrations/index.ts',
+  },
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   testTimeout: 30000,

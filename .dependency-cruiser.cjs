@@ -1,0 +1,74 @@
+/**
+ * Boundaries between contexts (STYLE.md §2, ARCHITECTURE.md "Layout"), checked by `npm run lint`.
+ * A context is `libs/<name>`; its public surface is `libs/<name>/src/index.ts` (alias `@app/<name>`).
+ * Domain code may use only the platform's pure half, `libs/platform/src/core.ts` (`@app/platform/core`).
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'No import cycles: not between contexts, not between folders of one context.',
+      from: { path: '^(libs|apps)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycles',
+      severity: 'error',
+      comment: 'No two folders import each other (auth/ and http/rate-limit/, say), even without a file cycle.',
+      scope: 'folder',
+      from: { path: '^(libs|apps)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'context-through-index',
+      severity: 'error',
+      comment: 'A context reaches another only through its index.ts (`@app/<name>`), never a deep path.',
+      from: { path: '^libs/([^/]+)/' },
+      to: {
+        path: '^libs/([^/]+)/src/',
+        pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$', '^libs/platform/src/core\\.ts$'],
+      },
+    },
+    {
+      name: 'apps-through-index',
+      severity: 'error',
+      comment: 'Apps import libs only through their aliases (index.ts).',
+      from: { path: '^apps/' },
+      to: { path: '^libs/[^/]+/src/', pathNot: ['^libs/[^/]+/src/index\\.ts$', '^libs/platform/src/core\\.ts$'] },
+    },
+    {
+      name: 'platform-knows-no-context',
+      severity: 'error',
+      comment: 'libs/platform serves every context and imports none.',
+      from: { path: '^libs/platform/' },
+      to: { path: '^libs/(?!platform/)' },
+    },
+    {
+      name: 'domain-is-pure',
+      severity: 'error',
+      comment:
+        'domain/ holds aggregates and rules: no Nest, no HTTP layer, no other context, and of the ' +
+        "platform only its pure half (`@app/platform/core`: errors, clock, principal, secrets, TenantRepository).",
+      from: { path: '^libs/[^/]+/src/domain/' },
+      to: {
+        path: ['^node_modules/@nestjs/', '/http/', '^libs/[^/]+/src/(?!domain/)'],
+        pathNot: ['^libs/platform/src/core\\.ts$'],
+      },
+    },
+    {
+      name: 'platform-core-is-pure',
+      severity: 'error',
+      comment: "The platform's pure half reaches no Nest, HTTP, config or jobs code.",
+      from: { path: '^libs/platform/src/core\\.ts$' },
+      to: { path: ['^node_modules/@nestjs/', '^libs/platform/src/(http|config|jobs|auth/.*guard)'], reachable: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|node_modules|\\.data)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
