@@ -2,9 +2,9 @@
  * The platform's pure half: what domain code (aggregates, rules, repositories) may import, as
  * `@app/platform/core`. No Nest, no HTTP pipeline, no configuration (checked by `npm run lint`).
  */
-export * from './db/clock';
+export { Clock, ManualClock, MINUTE, HOUR, DAY } from './clock/clock';
 export * from './db/tenant.repository';
-export * from './http/domain-error';
-export * from './http/error-codes';
+export * from './errors/domain-error';
+export type { ErrorCode, ValidationIssue } from './errors/error-codes';
 export * from './auth/principal';
 export * from './auth/secrets';

@@ -1,4 +1,4 @@
-import { TenantRepository } from '@app/platform';
+import { TenantRepository } from '@app/platform/core';
 import type { LeadHistory } from './lead-history.entity';
 
 export class LeadHistoryRepository extends TenantRepository<LeadHistory> {}

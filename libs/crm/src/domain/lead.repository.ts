@@ -1,4 +1,4 @@
-import { TenantRepository } from '@app/platform';
+import { TenantRepository } from '@app/platform/core';
 import type { Lead } from './lead.entity';
 
 export class LeadRepository extends TenantRepository<Lead> {}

@@ -1,4 +1,4 @@
-import { TenantRepository } from '@app/platform';
+import { TenantRepository } from '@app/platform/core';
 import type { Note } from './note.entity';
 
 export class NoteRepository extends TenantRepository<Note> {}

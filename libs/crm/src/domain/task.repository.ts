@@ -1,4 +1,4 @@
-import { TenantRepository } from '@app/platform';
+import { TenantRepository } from '@app/platform/core';
 import type { Task } from './task.entity';
 
 export class TaskRepository extends TenantRepository<Task> {

@@ -1,4 +1,4 @@
-import { DomainError, HOUR, type Scope } from '@app/platform';
+import { DomainError, HOUR, type Scope } from '@app/platform/core';
 import { ApiKey } from './api-key.entity';
 import { defaultScopes, isServerScope, V1_KEYS_SINCE } from './api-key.rules';
 

@@ -9,7 +9,7 @@ import {
   type GrantableScope,
   type Role,
   type Scope,
-} from '@app/platform';
+} from '@app/platform/core';
 import { ApiKeyRepository } from './api-key.repository';
 import {
   acceptsCallsAt,

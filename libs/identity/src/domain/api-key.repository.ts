@@ -1,4 +1,4 @@
-import { TenantRepository, type Role, type Scope } from '@app/platform';
+import { TenantRepository, type Role, type Scope } from '@app/platform/core';
 import type { ApiKey } from './api-key.entity';
 
 /** What the door needs to know about a key, its owner and its agency: one row, one query. */

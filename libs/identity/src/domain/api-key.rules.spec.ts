@@ -1,4 +1,4 @@
-import { DAY, DomainError, HOUR, SCOPES_GRANTABLE, type Scope } from '@app/platform';
+import { DAY, DomainError, HOUR, SCOPES_GRANTABLE, type Scope } from '@app/platform/core';
 import { ApiKey } from './api-key.entity';
 import type { KeyFacts } from './api-key.repository';
 import {

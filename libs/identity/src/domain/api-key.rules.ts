@@ -8,7 +8,7 @@ import {
   type GrantableScope,
   type Role,
   type Scope,
-} from '@app/platform';
+} from '@app/platform/core';
 import { parseAllowedOrigin } from './allowed-origin';
 
 /**

@@ -1,6 +1,6 @@
 import { Entity, EntityRepositoryType, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
-import { DAY, DomainError, type Role } from '@app/platform';
+import { DAY, DomainError, type Role } from '@app/platform/core';
 import { normalizeEmail } from './user.entity';
 import { InvitationRepository } from './invitation.repository';
 

@@ -1,5 +1,5 @@
 import { LockMode } from '@mikro-orm/postgresql';
-import { TenantRepository } from '@app/platform';
+import { TenantRepository } from '@app/platform/core';
 import type { Invitation } from './invitation.entity';
 
 export class InvitationRepository extends TenantRepository<Invitation> {

@@ -1,6 +1,6 @@
 import { Entity, EntityRepositoryType, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
-import type { Role } from '@app/platform';
+import type { Role } from '@app/platform/core';
 import { MembershipRepository } from './membership.repository';
 
 /** A person's place in an agency. One agency per person; removing the row is leaving. */

@@ -1,4 +1,4 @@
-import { TenantRepository } from '@app/platform';
+import { TenantRepository } from '@app/platform/core';
 import type { Membership } from './membership.entity';
 
 export class MembershipRepository extends TenantRepository<Membership> {

@@ -1,6 +1,6 @@
 import { Entity, EntityRepositoryType, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
-import { HOUR } from '@app/platform';
+import { HOUR } from '@app/platform/core';
 import { SessionRepository } from './session.repository';
 
 export const SESSION_LIFETIME_MS = 12 * HOUR;

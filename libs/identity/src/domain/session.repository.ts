@@ -1,4 +1,4 @@
-import { TenantRepository, type Role } from '@app/platform';
+import { TenantRepository, type Role } from '@app/platform/core';
 import type { Session } from './session.entity';
 
 /** A live session as the session door reads it, with its person's current role. */

@@ -1,4 +1,4 @@
-import { TenantRepository } from '@app/platform';
+import { TenantRepository } from '@app/platform/core';
 import type { Tag } from './tag.entity';
 
 export class TagRepository extends TenantRepository<Tag> {

@@ -1,4 +1,4 @@
-import { TenantRepository } from '@app/platform';
+import { TenantRepository } from '@app/platform/core';
 import type { Team } from './team.entity';
 
 export class TeamRepository extends TenantRepository<Team> {
