@@ -19,7 +19,7 @@ import { Session } from '../domain/session.entity';
 import { SessionRepository } from '../domain/session.repository';
 import { User } from '../domain/user.entity';
 import { UserRepository } from '../domain/user.repository';
-import { sessionView, SessionModel, signedInView, SignedInModel } from '../views/session.view';
+import { sessionView, SessionJson, signedInView, SignedInJson } from '../views/session.view';
 import { PasswordHasher } from './password-hasher';
 
 export interface SignUp {
@@ -54,7 +54,7 @@ export class AccountsService {
   ) {}
 
   /** A new agency with its first admin; its plan starts active. */
-  async signUp(input: SignUp): Promise<SignedInModel> {
+  async signUp(input: SignUp): Promise<SignedInJson> {
     const now = this.clock.now();
     await this.refuseTakenEmail(input.email);
     const organization = new Organization(input.organizationName, now);
@@ -65,7 +65,7 @@ export class AccountsService {
   }
 
   /** The same 401, in the same time, for an unknown email and a wrong password. */
-  async signIn(email: string, password: string): Promise<SignedInModel> {
+  async signIn(email: string, password: string): Promise<SignedInJson> {
     const user = await this.users.findByEmail(email, { withPassword: true });
     const valid = user
       ? await this.passwords.verify(user.passwordHash, password)
@@ -82,7 +82,7 @@ export class AccountsService {
     await this.em.flush();
   }
 
-  async session(actor: SessionPrincipal): Promise<SessionModel> {
+  async session(actor: SessionPrincipal): Promise<SessionJson> {
     const [user, organization] = await Promise.all([
       this.users.getById(actor.userId),
       this.organizations.getById(actor.organizationId),
@@ -94,7 +94,7 @@ export class AccountsService {
    * A new person joins with the invited role; a used or expired token answers 410. The invitation
    * row stays locked until the person exists, so two calls with one token cannot both get past it.
    */
-  async acceptInvitation(input: AcceptInvitation): Promise<SignedInModel> {
+  async acceptInvitation(input: AcceptInvitation): Promise<SignedInJson> {
     const passwordHash = await this.passwords.hash(input.password);
     return this.em.transactional(async (em) => {
       const now = this.clock.now();
@@ -140,7 +140,7 @@ export class AccountsService {
     role: Role,
     now: Date,
     em: EntityManager = this.em,
-  ): Promise<SignedInModel> {
+  ): Promise<SignedInJson> {
     const token = randomToken(SESSION_TOKEN_PREFIX);
     const session = new Session(
       { tokenHash: sha256(token), userId: user.id, organizationId: organization.id },

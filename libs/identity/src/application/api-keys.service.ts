@@ -6,12 +6,12 @@ import { ApiKeyRepository } from '../domain/api-key.repository';
 import { MembershipRepository } from '../domain/membership.repository';
 import {
   apiKeyRow,
-  ApiKeyRowModel,
+  ApiKeyRowJson,
   createdApiKey,
-  CreatedApiKeyModel,
-  RevokedApiKeyModel,
+  CreatedApiKeyJson,
+  RevokedApiKeyJson,
   rotatedApiKey,
-  RotatedApiKeyModel,
+  RotatedApiKeyJson,
 } from '../views/api-key.view';
 import { ApiKeyCache } from './api-key-cache';
 
@@ -29,7 +29,7 @@ export class ApiKeysService {
     private readonly clock: Clock,
   ) {}
 
-  async create(actor: Principal, input: NewApiKey): Promise<CreatedApiKeyModel> {
+  async create(actor: Principal, input: NewApiKey): Promise<CreatedApiKeyJson> {
     const now = this.clock.now();
     const key = ApiKey.issue(actor, input, now);
     await this.em.transactional(async (em) => {
@@ -49,14 +49,14 @@ export class ApiKeysService {
   }
 
   /** Every key of the agency, every status, newest first. */
-  async list(actor: Principal): Promise<ApiKeyRowModel[]> {
+  async list(actor: Principal): Promise<ApiKeyRowJson[]> {
     const keys = await this.keys.newestFirstInOrg(actor.organizationId);
     const stillIn = await this.ownersStillIn(actor.organizationId, keys);
     const now = this.clock.now();
     return keys.map((key) => apiKeyRow(actor, key, now, stillIn));
   }
 
-  async update(actor: Principal, keyId: string, input: ApiKeyChange): Promise<ApiKeyRowModel> {
+  async update(actor: Principal, keyId: string, input: ApiKeyChange): Promise<ApiKeyRowJson> {
     if (Object.values(input).every((value) => value === undefined)) {
       throw validationFailed([
         { path: '', message: 'send at least one of name, scopes, expiresAt, allowedOrigins' },
@@ -70,7 +70,7 @@ export class ApiKeysService {
     return apiKeyRow(actor, key, now, await this.ownersStillIn(actor.organizationId, [key]));
   }
 
-  async rotate(actor: Principal, keyId: string): Promise<RotatedApiKeyModel> {
+  async rotate(actor: Principal, keyId: string): Promise<RotatedApiKeyJson> {
     const now = this.clock.now();
     const key = await this.findManageable(actor, keyId);
     const successor = key.rotate(actor.userId, now);
@@ -79,7 +79,7 @@ export class ApiKeysService {
     return rotatedApiKey(key, successor);
   }
 
-  async revoke(actor: Principal, keyId: string): Promise<RevokedApiKeyModel> {
+  async revoke(actor: Principal, keyId: string): Promise<RevokedApiKeyJson> {
     const key = await this.findManageable(actor, keyId);
     key.revoke(this.clock.now());
     await this.em.flush();

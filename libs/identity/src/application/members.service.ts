@@ -17,8 +17,8 @@ import { MembershipRepository } from '../domain/membership.repository';
 import { OrganizationRepository } from '../domain/organization.repository';
 import { SessionRepository } from '../domain/session.repository';
 import { UserRepository } from '../domain/user.repository';
-import { invitationView, InvitationModel } from '../views/invitation.view';
-import { memberView, MemberModel } from '../views/member.view';
+import { invitationView, InvitationJson } from '../views/invitation.view';
+import { memberView, MemberJson } from '../views/member.view';
 import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyMaintenanceService } from './api-key-maintenance.service';
 import { TeamsService } from './teams.service';
@@ -41,7 +41,7 @@ export class MembersService {
   ) {}
 
   /** Up to 100 members, by name (spec: members up to 100 with `hasMore`). */
-  async list(actor: Principal): Promise<ListResult<MemberModel>> {
+  async list(actor: Principal): Promise<ListResult<MemberJson>> {
     const memberships = await this.memberships.listInOrg(
       actor.organizationId,
       {},
@@ -61,7 +61,7 @@ export class MembersService {
   }
 
   /** A person who left an agency can be invited again; someone in an agency cannot. */
-  async invite(actor: Principal, email: string, role: Role): Promise<InvitationModel> {
+  async invite(actor: Principal, email: string, role: Role): Promise<InvitationJson> {
     const now = this.clock.now();
     const existing = await this.users.findByEmail(email);
     if (existing && (await this.memberships.isInAnyAgency(existing.id))) {
@@ -83,7 +83,7 @@ export class MembersService {
   }
 
   /** Applies to the person's sessions and keys on their next call (INTERFACES.md). */
-  async changeRole(actor: Principal, userId: string, role: Role): Promise<MemberModel> {
+  async changeRole(actor: Principal, userId: string, role: Role): Promise<MemberJson> {
     const membership = await this.em.transactional(async () => {
       const found = await this.findMembershipLocked(actor, userId);
       if (found.role === 'admin' && role !== 'admin') await this.refuseLastAdmin(actor.organizationId);

@@ -1,10 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { ApiKeyPrincipal, ListResult, Principal } from '@app/platform';
-import { meView, MeModel, MeRow } from '../views/me.view';
-import { MemberModel } from '../views/member.view';
-import { TagModel } from '../views/tag.view';
-import { TeamSummaryModel } from '../views/team.view';
+import { meView, MeJson, MeRow } from '../views/me.view';
+import { MemberJson } from '../views/member.view';
+import { TagJson } from '../views/tag.view';
+import { TeamSummaryJson } from '../views/team.view';
 import { MembersService } from './members.service';
 import { TagsService } from './tags.service';
 import { TeamsService } from './teams.service';
@@ -20,7 +20,7 @@ export class PeopleQueries {
   ) {}
 
   /** One plain query: integrators call this to check a key, so it stays cheap. */
-  async me(actor: ApiKeyPrincipal): Promise<MeModel> {
+  async me(actor: ApiKeyPrincipal): Promise<MeJson> {
     const [row] = await this.em.execute<MeRow[]>(
       `select u.first_name, u.last_name, u.email, o.name as org_name
          from users u, organizations o where u.id = ? and o.id = ?`,
@@ -29,16 +29,16 @@ export class PeopleQueries {
     return meView(actor, row);
   }
 
-  members(actor: Principal): Promise<ListResult<MemberModel>> {
+  members(actor: Principal): Promise<ListResult<MemberJson>> {
     return this.membersService.list(actor);
   }
 
-  teams(actor: Principal): Promise<ListResult<TeamSummaryModel>> {
+  teams(actor: Principal): Promise<ListResult<TeamSummaryJson>> {
     return this.teamsService.summaries(actor);
   }
 
   /** Live tags, each with how many of the agency's leads carry it. */
-  tags(actor: Principal): Promise<ListResult<TagModel>> {
+  tags(actor: Principal): Promise<ListResult<TagJson>> {
     return this.tagsService.list(actor);
   }
 }

@@ -12,7 +12,7 @@ import {
 } from '@app/platform';
 import { Tag } from '../domain/tag.entity';
 import { TagRepository } from '../domain/tag.repository';
-import { tagView, TagModel } from '../views/tag.view';
+import { tagView, TagJson } from '../views/tag.view';
 
 export interface TagChange {
   name?: string;
@@ -31,7 +31,7 @@ export class TagsService {
   ) {}
 
   /** Live tags by name; archived ones only when asked (the dashboard's archive view). */
-  async list(actor: Principal, includeArchived = false): Promise<ListResult<TagModel>> {
+  async list(actor: Principal, includeArchived = false): Promise<ListResult<TagJson>> {
     const tags = await this.tags.byNameInOrg(actor.organizationId, includeArchived);
     const counts = await this.tags.leadCounts(
       actor.organizationId,
@@ -40,7 +40,7 @@ export class TagsService {
     return wholeList(tags.map((tag) => tagView(tag, counts.get(tag.id) ?? 0)));
   }
 
-  async create(actor: Principal, input: TagChange & { name: string }): Promise<TagModel> {
+  async create(actor: Principal, input: TagChange & { name: string }): Promise<TagJson> {
     const tag = new Tag(
       { organizationId: actor.organizationId, createdBy: actor.userId, ...input },
       this.clock.now(),
@@ -49,14 +49,14 @@ export class TagsService {
     return tagView(tag, 0);
   }
 
-  async change(actor: Principal, tagId: string, input: TagChange): Promise<TagModel> {
+  async change(actor: Principal, tagId: string, input: TagChange): Promise<TagJson> {
     const tag = await this.findEditable(actor, tagId);
     tag.change(input, this.clock.now());
     await this.save(tag);
     return tagView(tag, (await this.tags.leadCounts(actor.organizationId, [tag.id])).get(tag.id) ?? 0);
   }
 
-  async archive(actor: Principal, tagId: string): Promise<TagModel> {
+  async archive(actor: Principal, tagId: string): Promise<TagJson> {
     const tag = await this.findEditable(actor, tagId);
     tag.archive(this.clock.now());
     await this.em.flush();

@@ -4,7 +4,7 @@ import { Clock, ListResult, notFound, Principal, validationFailed, wholeList } f
 import { MembershipRepository } from '../domain/membership.repository';
 import { Team } from '../domain/team.entity';
 import { TeamRepository } from '../domain/team.repository';
-import { teamSummary, TeamSummaryModel, teamView, TeamModel } from '../views/team.view';
+import { teamSummary, TeamSummaryJson, teamView, TeamJson } from '../views/team.view';
 
 export interface TeamChange {
   name?: string;
@@ -26,12 +26,12 @@ export class TeamsService {
   ) {}
 
   /** Live teams by name; archived ones are left out. */
-  async list(actor: Principal): Promise<ListResult<TeamModel>> {
+  async list(actor: Principal): Promise<ListResult<TeamJson>> {
     return wholeList((await this.teams.liveInOrg(actor.organizationId)).map(teamView));
   }
 
   /** Live teams by name as `/v1/teams` shows them. */
-  async summaries(actor: Principal): Promise<ListResult<TeamSummaryModel>> {
+  async summaries(actor: Principal): Promise<ListResult<TeamSummaryJson>> {
     return wholeList((await this.teams.liveInOrg(actor.organizationId)).map(teamSummary));
   }
 
@@ -45,7 +45,7 @@ export class TeamsService {
     return { found: teams.map((t) => t.id), memberIds: [...new Set(teams.flatMap((t) => t.memberIds))] };
   }
 
-  async create(actor: Principal, input: TeamChange & { name: string }): Promise<TeamModel> {
+  async create(actor: Principal, input: TeamChange & { name: string }): Promise<TeamJson> {
     const memberIds = lowerCased(input.memberIds);
     await this.refuseStrangers(actor, memberIds);
     const team = new Team({ organizationId: actor.organizationId, ...input, memberIds }, this.clock.now());
@@ -53,7 +53,7 @@ export class TeamsService {
     return teamView(team);
   }
 
-  async change(actor: Principal, teamId: string, input: TeamChange): Promise<TeamModel> {
+  async change(actor: Principal, teamId: string, input: TeamChange): Promise<TeamJson> {
     const team = await this.liveTeam(actor, teamId);
     const memberIds = lowerCased(input.memberIds);
     await this.refuseStrangers(actor, memberIds);
@@ -62,7 +62,7 @@ export class TeamsService {
     return teamView(team);
   }
 
-  async archive(actor: Principal, teamId: string): Promise<TeamModel> {
+  async archive(actor: Principal, teamId: string): Promise<TeamJson> {
     const team = await this.liveTeam(actor, teamId);
     team.archive(this.clock.now());
     await this.em.flush();

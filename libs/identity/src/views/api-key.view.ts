@@ -6,7 +6,7 @@ import type { ApiKeyStatus } from '../domain/api-key.rules';
 type OwnerState = 'member' | 'left' | 'unknown';
 
 /** A key as the dashboard lists it; never its secret. */
-export interface ApiKeyRowModel {
+export interface ApiKeyRowJson {
   id: string;
   name: string;
   status: ApiKeyStatus;
@@ -37,7 +37,7 @@ export function apiKeyRow(
   key: ApiKey,
   now: Date,
   ownersStillIn: Set<string>,
-): ApiKeyRowModel {
+): ApiKeyRowJson {
   const status = key.statusAt(now);
   const mine = key.isOwnedBy(actor.userId);
   // a member sees where and how colleagues' keys were used only as null
@@ -72,7 +72,7 @@ export function apiKeyRow(
   };
 }
 
-export class ApiKeyRowView implements ApiKeyRowModel {
+export class ApiKeyRowView implements ApiKeyRowJson {
   @ApiProperty() id: string;
   @ApiProperty() name: string;
   @ApiProperty({ enum: ['active', 'revoked', 'expired', 'rotated'] }) status: ApiKeyStatus;
@@ -96,21 +96,21 @@ export class ApiKeyRowView implements ApiKeyRowModel {
 }
 
 /** A new key: the secret is shown only here. */
-export interface CreatedApiKeyModel {
+export interface CreatedApiKeyJson {
   id: string;
   key: string;
   prefixHint: string;
   scopes: Scope[];
 }
 
-export const createdApiKey = (key: ApiKey): CreatedApiKeyModel => ({
+export const createdApiKey = (key: ApiKey): CreatedApiKeyJson => ({
   id: key.id,
   key: key.secret,
   prefixHint: key.prefixHint!,
   scopes: key.scopes,
 });
 
-export class CreatedApiKeyView implements CreatedApiKeyModel {
+export class CreatedApiKeyView implements CreatedApiKeyJson {
   @ApiProperty() id: string;
   @ApiProperty({ description: 'The secret; shown only once.' }) key: string;
   @ApiProperty() prefixHint: string;
@@ -118,7 +118,7 @@ export class CreatedApiKeyView implements CreatedApiKeyModel {
 }
 
 /** A rotated key's successor and its secret, and until when the old secret still works. */
-export interface RotatedApiKeyModel {
+export interface RotatedApiKeyJson {
   id: string;
   key: string;
   prefixHint: string;
@@ -126,7 +126,7 @@ export interface RotatedApiKeyModel {
   previousKeyValidUntil: string;
 }
 
-export const rotatedApiKey = (previous: ApiKey, successor: ApiKey): RotatedApiKeyModel => ({
+export const rotatedApiKey = (previous: ApiKey, successor: ApiKey): RotatedApiKeyJson => ({
   id: successor.id,
   key: successor.secret,
   prefixHint: successor.prefixHint!,
@@ -134,7 +134,7 @@ export const rotatedApiKey = (previous: ApiKey, successor: ApiKey): RotatedApiKe
   previousKeyValidUntil: previous.graceUntil!.toISOString(),
 });
 
-export class RotatedApiKeyView implements RotatedApiKeyModel {
+export class RotatedApiKeyView implements RotatedApiKeyJson {
   @ApiProperty() id: string;
   @ApiProperty({ description: 'The new secret; shown only once.' }) key: string;
   @ApiProperty() prefixHint: string;
@@ -142,11 +142,11 @@ export class RotatedApiKeyView implements RotatedApiKeyModel {
   @ApiProperty({ format: 'date-time' }) previousKeyValidUntil: string;
 }
 
-export interface RevokedApiKeyModel {
+export interface RevokedApiKeyJson {
   success: true;
 }
 
-export class RevokedApiKeyView implements RevokedApiKeyModel {
+export class RevokedApiKeyView implements RevokedApiKeyJson {
   @ApiProperty({ enum: [true], description: 'Always true; revoking an already revoked key changes nothing.' })
   success: true;
 }

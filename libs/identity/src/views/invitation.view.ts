@@ -3,7 +3,7 @@ import { ROLES, type Role } from '@app/platform';
 import type { Invitation } from '../domain/invitation.entity';
 
 /** A new invitation with its one-time token. */
-export interface InvitationModel {
+export interface InvitationJson {
   id: string;
   email: string;
   role: Role;
@@ -11,7 +11,7 @@ export interface InvitationModel {
   expiresAt: string;
 }
 
-export const invitationView = (invitation: Invitation, token: string): InvitationModel => ({
+export const invitationView = (invitation: Invitation, token: string): InvitationJson => ({
   id: invitation.id,
   email: invitation.email,
   role: invitation.role,
@@ -20,7 +20,7 @@ export const invitationView = (invitation: Invitation, token: string): Invitatio
 });
 
 /** `POST /organization/invitations`: the invitation and its one-time token (valid 7 days). */
-export class InvitationView implements InvitationModel {
+export class InvitationView implements InvitationJson {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'email' }) email: string;
   @ApiProperty({ enum: ROLES }) role: Role;

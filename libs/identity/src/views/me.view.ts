@@ -7,15 +7,15 @@ import {
   type Role,
   type Scope,
 } from '@app/platform';
-import { OrganizationSummaryModel, OrganizationSummaryView } from './organization.view';
+import { OrganizationSummaryJson, OrganizationSummaryView } from './organization.view';
 
-export interface MeUserModel {
+export interface MeUserJson {
   id: string;
   name: string;
   email: string;
 }
 
-export interface MeKeyModel {
+export interface MeKeyJson {
   id: string;
   name: string;
   prefixHint: string | null;
@@ -24,12 +24,12 @@ export interface MeKeyModel {
 }
 
 /** `GET /v1/me`: the key's person, agency, role, plan and the key itself. */
-export interface MeModel {
-  user: MeUserModel;
-  organization: OrganizationSummaryModel;
+export interface MeJson {
+  user: MeUserJson;
+  organization: OrganizationSummaryJson;
   role: Role;
   entitled: boolean;
-  key: MeKeyModel;
+  key: MeKeyJson;
 }
 
 /** The person's and agency's names as read for `/v1/me`. */
@@ -40,7 +40,7 @@ export interface MeRow {
   org_name: string;
 }
 
-export const meView = (actor: ApiKeyPrincipal, row: MeRow): MeModel => ({
+export const meView = (actor: ApiKeyPrincipal, row: MeRow): MeJson => ({
   user: { id: actor.userId, name: `${row.first_name} ${row.last_name}`.trim(), email: row.email },
   organization: { id: actor.organizationId, name: row.org_name },
   role: actor.role,
@@ -54,13 +54,13 @@ export const meView = (actor: ApiKeyPrincipal, row: MeRow): MeModel => ({
   },
 });
 
-export class MeUserView implements MeUserModel {
+export class MeUserView implements MeUserJson {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ description: 'First and last name.' }) name: string;
   @ApiProperty({ format: 'email' }) email: string;
 }
 
-export class MeKeyView implements MeKeyModel {
+export class MeKeyView implements MeKeyJson {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;
   @ApiProperty({ type: String, nullable: true, description: 'First 12 characters of the key.' })
@@ -70,7 +70,7 @@ export class MeKeyView implements MeKeyModel {
 }
 
 /** `GET /v1/me`: the key's person, agency, role, plan and the key itself. */
-export class MeView implements MeModel {
+export class MeView implements MeJson {
   @ApiProperty({ type: MeUserView }) user: MeUserView;
   @ApiProperty({ type: OrganizationSummaryView }) organization: OrganizationSummaryView;
   @ApiProperty({ enum: ROLES }) role: Role;

@@ -6,7 +6,7 @@ import type { User } from '../domain/user.entity';
 const ORG_ROLES = ROLES.map((role) => `org:${role}` as const);
 
 /** A person of the agency (spec: Member). */
-export interface MemberModel {
+export interface MemberJson {
   userId: string;
   firstName: string;
   lastName: string;
@@ -15,7 +15,7 @@ export interface MemberModel {
   role: `org:${Role}`;
 }
 
-export const memberView = (user: User, membership: Membership): MemberModel => ({
+export const memberView = (user: User, membership: Membership): MemberJson => ({
   userId: user.id,
   firstName: user.firstName,
   lastName: user.lastName,
@@ -25,7 +25,7 @@ export const memberView = (user: User, membership: Membership): MemberModel => (
 });
 
 /** A person of the agency (spec: Member). */
-export class MemberView implements MemberModel {
+export class MemberView implements MemberJson {
   @ApiProperty({ format: 'uuid' }) userId: string;
   @ApiProperty() firstName: string;
   @ApiProperty() lastName: string;
@@ -35,7 +35,7 @@ export class MemberView implements MemberModel {
 }
 
 /** `{data: Member[], hasMore}`: up to 100 members by name; `hasMore` true means there are more. */
-export class MemberListView implements ListResult<MemberModel> {
+export class MemberListView implements ListResult<MemberJson> {
   @ApiProperty({ type: [MemberView] }) data: MemberView[];
   @ApiProperty() hasMore: boolean;
 }

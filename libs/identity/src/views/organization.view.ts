@@ -1,17 +1,17 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { Organization } from '../domain/organization.entity';
 
-export interface OrganizationSummaryModel {
+export interface OrganizationSummaryJson {
   id: string;
   name: string;
 }
 
-export const organizationSummary = (organization: Organization): OrganizationSummaryModel => ({
+export const organizationSummary = (organization: Organization): OrganizationSummaryJson => ({
   id: organization.id,
   name: organization.name,
 });
 
-export class OrganizationSummaryView implements OrganizationSummaryModel {
+export class OrganizationSummaryView implements OrganizationSummaryJson {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;
 }

@@ -2,23 +2,23 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ROLES, type Role, type SessionPrincipal } from '@app/platform';
 import type { Organization } from '../domain/organization.entity';
 import type { User } from '../domain/user.entity';
-import { organizationSummary, OrganizationSummaryModel, OrganizationSummaryView } from './organization.view';
+import { organizationSummary, OrganizationSummaryJson, OrganizationSummaryView } from './organization.view';
 
-export interface UserSummaryModel {
+export interface UserSummaryJson {
   id: string;
   email: string;
   firstName: string;
   lastName: string;
 }
 
-export const userSummary = (user: User): UserSummaryModel => ({
+export const userSummary = (user: User): UserSummaryJson => ({
   id: user.id,
   email: user.email,
   firstName: user.firstName,
   lastName: user.lastName,
 });
 
-export class UserSummaryView implements UserSummaryModel {
+export class UserSummaryView implements UserSummaryJson {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'email' }) email: string;
   @ApiProperty() firstName: string;
@@ -26,11 +26,11 @@ export class UserSummaryView implements UserSummaryModel {
 }
 
 /** A new session and who it belongs to. */
-export interface SignedInModel {
+export interface SignedInJson {
   token: string;
   expiresAt: string;
-  user: UserSummaryModel;
-  organization: OrganizationSummaryModel;
+  user: UserSummaryJson;
+  organization: OrganizationSummaryJson;
   role: Role;
 }
 
@@ -40,7 +40,7 @@ export const signedInView = (
   user: User,
   organization: Organization,
   role: Role,
-): SignedInModel => ({
+): SignedInJson => ({
   token,
   expiresAt: expiresAt.toISOString(),
   user: userSummary(user),
@@ -49,7 +49,7 @@ export const signedInView = (
 });
 
 /** Sign-up, sign-in and an accepted invitation: a new session and who it belongs to. */
-export class SignedInView implements SignedInModel {
+export class SignedInView implements SignedInJson {
   @ApiProperty({ description: 'Session token: send it as `Authorization: Bearer <token>`.' })
   token: string;
 
@@ -67,9 +67,9 @@ export class SignedInView implements SignedInModel {
 }
 
 /** The caller's own session. */
-export interface SessionModel {
-  user: UserSummaryModel;
-  organization: OrganizationSummaryModel;
+export interface SessionJson {
+  user: UserSummaryJson;
+  organization: OrganizationSummaryJson;
   role: Role;
   expiresAt: string;
 }
@@ -78,7 +78,7 @@ export const sessionView = (
   actor: SessionPrincipal,
   user: User,
   organization: Organization,
-): SessionModel => ({
+): SessionJson => ({
   user: userSummary(user),
   organization: organizationSummary(organization),
   role: actor.role,
@@ -86,7 +86,7 @@ export const sessionView = (
 });
 
 /** `GET /auth/session`: the caller's session. */
-export class SessionView implements SessionModel {
+export class SessionView implements SessionJson {
   @ApiProperty({ type: UserSummaryView }) user: UserSummaryView;
   @ApiProperty({ type: OrganizationSummaryView }) organization: OrganizationSummaryView;
   @ApiProperty({ enum: ROLES }) role: Role;

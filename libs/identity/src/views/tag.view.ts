@@ -3,7 +3,7 @@ import type { ListResult } from '@app/platform';
 import type { Tag } from '../domain/tag.entity';
 
 /** A full tag row, with how many of the agency's leads carry it. */
-export interface TagModel {
+export interface TagJson {
   id: string;
   name: string;
   color: string;
@@ -16,7 +16,7 @@ export interface TagModel {
   updatedAt: string;
 }
 
-export const tagView = (tag: Tag, leadCount: number): TagModel => ({
+export const tagView = (tag: Tag, leadCount: number): TagJson => ({
   id: tag.id,
   name: tag.name,
   color: tag.color,
@@ -30,7 +30,7 @@ export const tagView = (tag: Tag, leadCount: number): TagModel => ({
 });
 
 /** A full tag row. */
-export class TagView implements TagModel {
+export class TagView implements TagJson {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;
   @ApiProperty({ example: '#6B7280' }) color: string;
@@ -45,7 +45,7 @@ export class TagView implements TagModel {
 }
 
 /** `{data: Tag[], hasMore: false}`: tags by name. */
-export class TagListView implements ListResult<TagModel> {
+export class TagListView implements ListResult<TagJson> {
   @ApiProperty({ type: [TagView] }) data: TagView[];
   @ApiProperty({ description: 'Whole list: always false.' }) hasMore: boolean;
 }

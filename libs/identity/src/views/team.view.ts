@@ -3,7 +3,7 @@ import type { ListResult } from '@app/platform';
 import type { Team } from '../domain/team.entity';
 
 /** A team as `/v1/teams` shows it (spec: Team). */
-export interface TeamSummaryModel {
+export interface TeamSummaryJson {
   id: string;
   name: string;
   color: string | null;
@@ -12,11 +12,11 @@ export interface TeamSummaryModel {
 }
 
 /** A team as the dashboard routes show it: the summary plus `archivedAt`. */
-export interface TeamModel extends TeamSummaryModel {
+export interface TeamJson extends TeamSummaryJson {
   archivedAt: string | null;
 }
 
-export const teamSummary = (team: Team): TeamSummaryModel => ({
+export const teamSummary = (team: Team): TeamSummaryJson => ({
   id: team.id,
   name: team.name,
   color: team.color,
@@ -24,13 +24,13 @@ export const teamSummary = (team: Team): TeamSummaryModel => ({
   memberCount: team.memberIds.length,
 });
 
-export const teamView = (team: Team): TeamModel => ({
+export const teamView = (team: Team): TeamJson => ({
   ...teamSummary(team),
   archivedAt: team.archivedAt?.toISOString() ?? null,
 });
 
 /** A team as `/v1/teams` shows it (spec: Team). */
-export class TeamSummaryView implements TeamSummaryModel {
+export class TeamSummaryView implements TeamSummaryJson {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;
   @ApiProperty({ type: String, nullable: true, example: '#1E88E5' }) color: string | null;
@@ -39,18 +39,18 @@ export class TeamSummaryView implements TeamSummaryModel {
 }
 
 /** `{data: Team[], hasMore: false}`; archived teams left out. */
-export class TeamSummaryListView implements ListResult<TeamSummaryModel> {
+export class TeamSummaryListView implements ListResult<TeamSummaryJson> {
   @ApiProperty({ type: [TeamSummaryView] }) data: TeamSummaryView[];
   @ApiProperty({ description: 'Whole list: always false.' }) hasMore: boolean;
 }
 
 /** A team as the dashboard routes show it: the summary plus `archivedAt`. */
-export class TeamView extends TeamSummaryView implements TeamModel {
+export class TeamView extends TeamSummaryView implements TeamJson {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) archivedAt: string | null;
 }
 
 /** `{data: Team[], hasMore: false}`: live teams by name. */
-export class TeamListView implements ListResult<TeamModel> {
+export class TeamListView implements ListResult<TeamJson> {
   @ApiProperty({ type: [TeamView] }) data: TeamView[];
   @ApiProperty({ description: 'Whole list: always false.' }) hasMore: boolean;
 }
