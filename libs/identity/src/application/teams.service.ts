@@ -90,6 +90,3 @@ export class TeamsService {
     if (issues.length > 0) throw validationFailed(issues);
   }
 }
-
-import { CrmModule } from '@app/crm';
-export const CYCLE_PROBE = CrmModule;
