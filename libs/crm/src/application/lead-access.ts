@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isAdmin, notFound, Principal, validationFailed } from '@app/platform';
 import { MembersService, TeamsService } from '@app/identity';
-import { TeamRepository } from '../../../identity/src/domain/team.repository';
-export const DEEP_PROBE = TeamRepository;
 import type { Lead } from '../domain/lead.entity';
 import { LeadRepository } from '../domain/lead.repository';
 import { leadReachSql, LeadReachScope, reachesLead, Statement } from '../domain/lead-reach';
