@@ -16,10 +16,6 @@ export class NotesService {
     private readonly clock: Clock,
   ) {}
 
-  async unscopedProbe(noteId: string) {
-    return this.em.findOne(Note, { id: noteId });
-  }
-
   async list(actor: Principal, leadId: number): Promise<ListResult<NoteJson>> {
     await this.access.reachableLead(actor, leadId);
     const notes = await this.notes.listInOrg(
