@@ -1,15 +1,14 @@
 import {
   asKey,
   asSession,
-  createKey,
   expectError,
   expectUnauthenticated,
   keyRow,
   makeOlder,
-  organizations,
+  SignedIn,
   sql,
-} from '../api-keys.fixtures';
-import { SignedIn, TestApp } from '../test-app';
+  TestApp,
+} from '../fixtures';
 
 const HOUR = 60 * 60 * 1000;
 const CRM = ['crm:read', 'crm:write'];
@@ -53,8 +52,8 @@ describe('API keys on /v1', () => {
 
   describe('sending a key', () => {
     it('accepts Authorization: Bearer, Authorization: ApiKey and X-API-Key', async () => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin);
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin);
       for (const res of [
         await t.http.get('/v1/me').set('Authorization', `Bearer ${created.key}`),
         await t.http.get('/v1/me').set('Authorization', `ApiKey ${created.key}`),
@@ -66,9 +65,9 @@ describe('API keys on /v1', () => {
     });
 
     it('lets X-API-Key win over Bearer', async () => {
-      const admin = await t.signUp();
-      const a = await createKey(t, admin, { name: 'A' });
-      const b = await createKey(t, admin, { name: 'B' });
+      const admin = await t.seed.organization();
+      const a = await t.seed.apiKey(admin, { name: 'A' });
+      const b = await t.seed.apiKey(admin, { name: 'B' });
       const garbage = await t.http
         .get('/v1/me')
         .set('Authorization', 'Bearer not-a-key')
@@ -80,9 +79,9 @@ describe('API keys on /v1', () => {
     });
 
     it('lets Authorization: ApiKey win over X-API-Key', async () => {
-      const admin = await t.signUp();
-      const a = await createKey(t, admin, { name: 'A' });
-      const b = await createKey(t, admin, { name: 'B' });
+      const admin = await t.seed.organization();
+      const a = await t.seed.apiKey(admin, { name: 'A' });
+      const b = await t.seed.apiKey(admin, { name: 'B' });
       const both = await t.http.get('/v1/me').set('Authorization', `ApiKey ${a.key}`).set('X-API-Key', b.key);
       expect(both.status).toBe(200);
       expect(both.body.key.id).toBe(a.id);
@@ -92,8 +91,8 @@ describe('API keys on /v1', () => {
     });
 
     it('generates the request id itself, ignoring a client-sent X-Request-Id', async () => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin, { scopes: ['properties:read'] });
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin, { scopes: ['properties:read'] });
       const ok = await me(created.key).set('X-Request-Id', 'client-chosen').expect(200);
       expect(ok.headers['x-request-id']).toEqual(expect.any(String));
       expect(ok.headers['x-request-id']).not.toBe('client-chosen');
@@ -106,16 +105,16 @@ describe('API keys on /v1', () => {
     });
 
     it('never reads a key from the query string', async () => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin);
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin);
       for (const name of ['api_key', 'apiKey', 'key', 'access_token', 'token']) {
         expectUnauthenticated(await t.http.get(`/v1/me?${name}=${created.key}`));
       }
     });
 
     it('answers 401 with WWW-Authenticate when no credential, or a malformed or unknown key, is sent', async () => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin);
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin);
       const unknown = `svc_pk_${'A'.repeat(32)}`;
       const wrongLength = `${created.key}x`;
       const badCharacter = `${created.key.slice(0, -1)}!`;
@@ -129,13 +128,13 @@ describe('API keys on /v1', () => {
     });
 
     it('answers 401 to a session token on /v1', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       expectUnauthenticated(await asSession(t.http.get('/v1/me'), admin));
       expectUnauthenticated(await t.http.get('/v1/members').set('X-API-Key', admin.token));
     });
 
     it('answers 401 to integration keys, MCP keys and OAuth tokens on /v1', async () => {
-      await t.signUp();
+      await t.seed.organization();
       for (const secret of [
         `svc_int_${'0123456789abcdef'.repeat(2)}`,
         `svc_mcp_${'a'.repeat(32)}`,
@@ -146,8 +145,8 @@ describe('API keys on /v1', () => {
     });
 
     it('answers 401 to an API key on dashboard routes', async () => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin);
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin);
       expectUnauthenticated(await asKey(t.http.get('/organization/members'), created.key));
       expectUnauthenticated(await asKey(t.http.get('/tags'), created.key));
     });
@@ -155,16 +154,16 @@ describe('API keys on /v1', () => {
 
   describe('dead keys', () => {
     it('answers 401 to a revoked key', async () => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin);
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin);
       await me(created.key).expect(200);
       await asSession(t.http.delete(`/api-keys/${created.id}`), admin).expect(200);
       expectUnauthenticated(await me(created.key));
     });
 
     it('answers 401 once the expiry has passed, not before', async () => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin, { expiresInDays: 1 });
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin, { expiresInDays: 1 });
       t.clock.advance(24 * HOUR - 1000);
       await me(created.key).expect(200);
       t.clock.advance(1000);
@@ -172,8 +171,8 @@ describe('API keys on /v1', () => {
     });
 
     it('answers 401 to a rotated key after its 24-hour grace', async () => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin);
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin);
       await asSession(t.http.post(`/api-keys/${created.id}/rotate`), admin).expect(201);
       t.clock.advance(24 * HOUR + 1000);
       expectUnauthenticated(await me(created.key));
@@ -182,12 +181,12 @@ describe('API keys on /v1', () => {
 
   describe('rule 1: a key acts as its person, with the role they hold now', () => {
     it('reaches a member’s own leads only, and the whole agency for an admin', async () => {
-      const admin = await t.signUp();
-      const member = await t.addMember(admin);
-      const adminKey = (await createKey(t, admin, { scopes: CRM })).key;
-      const memberKey = (await createKey(t, member, { scopes: CRM })).key;
-      const adminLead = await createLead(adminKey);
-      const memberLead = await createLead(memberKey);
+      const admin = await t.seed.organization();
+      const member = await t.seed.member(admin);
+      const adminKey = (await t.seed.apiKey(admin, { scopes: CRM })).key;
+      const memberKey = (await t.seed.apiKey(member, { scopes: CRM })).key;
+      const adminLead = (await t.seed.lead(admin)).id;
+      const memberLead = (await t.seed.lead(member)).id;
 
       expect(await leadIds(memberKey)).toEqual([memberLead]);
       expect(await leadIds(adminKey)).toEqual([adminLead, memberLead].sort((a, b) => a - b));
@@ -199,21 +198,21 @@ describe('API keys on /v1', () => {
     });
 
     it('answers 403 ORG_ADMIN_REQUIRED to a member’s key on an admin-only route', async () => {
-      const admin = await t.signUp();
-      const member = await t.addMember(admin);
-      const memberKey = (await createKey(t, member, { scopes: CRM })).key;
-      const adminKey = (await createKey(t, admin, { scopes: CRM })).key;
-      const lead = await createLead(memberKey);
+      const admin = await t.seed.organization();
+      const member = await t.seed.member(admin);
+      const memberKey = (await t.seed.apiKey(member, { scopes: CRM })).key;
+      const adminKey = (await t.seed.apiKey(admin, { scopes: CRM })).key;
+      const lead = (await t.seed.lead(member)).id;
       expectError(await bulkStatus(memberKey, [lead]), 403, 'ORG_ADMIN_REQUIRED');
       await bulkStatus(adminKey, [lead]).expect(200);
     });
 
     it('checks the role on every call: a promoted member’s key gains, a demoted admin’s key loses', async () => {
-      const admin = await t.signUp();
-      const person = await t.addMember(admin);
-      const key = (await createKey(t, person, { scopes: CRM })).key;
-      const ownLead = await createLead(key);
-      const adminLead = await createLead((await createKey(t, admin, { scopes: CRM })).key);
+      const admin = await t.seed.organization();
+      const person = await t.seed.member(admin);
+      const key = (await t.seed.apiKey(person, { scopes: CRM })).key;
+      const ownLead = (await t.seed.lead(person)).id;
+      const adminLead = (await t.seed.lead(admin)).id;
       expect((await me(key).expect(200)).body.role).toBe('member');
       expectError(await bulkStatus(key, [ownLead]), 403, 'ORG_ADMIN_REQUIRED');
 
@@ -231,9 +230,9 @@ describe('API keys on /v1', () => {
 
   describe('rule 2: scopes', () => {
     it('answers 403 API_KEY_SCOPE_MISSING naming the missing scope in details.missing', async () => {
-      const admin = await t.signUp();
-      const reader = (await createKey(t, admin, { scopes: ['crm:read'] })).key;
-      const properties = (await createKey(t, admin, { scopes: ['properties:read'] })).key;
+      const admin = await t.seed.organization();
+      const reader = (await t.seed.apiKey(admin, { scopes: ['crm:read'] })).key;
+      const properties = (await t.seed.apiKey(admin, { scopes: ['properties:read'] })).key;
       expectError(await asKey(t.http.get('/v1/members'), properties), 403, 'API_KEY_SCOPE_MISSING', {
         missing: ['crm:read'],
       });
@@ -245,8 +244,8 @@ describe('API keys on /v1', () => {
     });
 
     it('opens no route with the reserved agents:read alone', async () => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin);
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin);
       expect(created.scopes).toContain('agents:read');
       expectError(await asKey(t.http.get('/v1/members'), created.key), 403, 'API_KEY_SCOPE_MISSING', {
         missing: ['crm:read'],
@@ -256,15 +255,15 @@ describe('API keys on /v1', () => {
 
   describe('rule 3: only keys made on or after 4 October 2026, without websites', () => {
     it('answers 403 API_KEY_LEGACY to a key made before 4 October 2026', async () => {
-      const admin = await t.signUp();
-      const older = await createKey(t, admin);
+      const admin = await t.seed.organization();
+      const older = await t.seed.apiKey(admin);
       await makeOlder(t, older.id);
       expectError(await me(older.key), 403, 'API_KEY_LEGACY');
     });
 
     it('takes a key made on 4 October 2026 at midnight UTC', async () => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin);
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin);
       await sql(t, `update api_keys set lineage_created_at = '2026-10-04T00:00:00Z' where id = ?`, [
         created.id,
       ]);
@@ -272,15 +271,15 @@ describe('API keys on /v1', () => {
     });
 
     it('answers 403 API_KEY_LEGACY to a key flagged legacy', async () => {
-      const admin = await t.signUp();
-      const flagged = await createKey(t, admin);
+      const admin = await t.seed.organization();
+      const flagged = await t.seed.apiKey(admin);
       await sql(t, 'update api_keys set legacy = true where id = ?', [flagged.id]);
       expectError(await me(flagged.key), 403, 'API_KEY_LEGACY');
     });
 
     it('answers 403 API_KEY_HAS_WEBSITES to a key that lists allowed websites', async () => {
-      const admin = await t.signUp();
-      const web = await createKey(t, admin, {
+      const admin = await t.seed.organization();
+      const web = await t.seed.apiKey(admin, {
         scopes: ['properties:read'],
         allowedOrigins: ['https://www.agency.example'],
       });
@@ -289,8 +288,8 @@ describe('API keys on /v1', () => {
     });
 
     it('takes the key once its owner removes the websites', async () => {
-      const admin = await t.signUp();
-      const web = await createKey(t, admin, {
+      const admin = await t.seed.organization();
+      const web = await t.seed.apiKey(admin, {
         scopes: ['properties:read'],
         allowedOrigins: ['https://www.agency.example'],
       });
@@ -304,16 +303,16 @@ describe('API keys on /v1', () => {
 
   describe('rules 5 and 6: keys need an owner in the agency', () => {
     it('answers 403 API_KEY_HAS_NO_OWNER to a key without an owner', async () => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin);
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin);
       await sql(t, 'update api_keys set created_by_id = null where id = ?', [created.id]);
       expectError(await me(created.key), 403, 'API_KEY_HAS_NO_OWNER');
     });
 
     it('stops the keys of a person who leaves: 403 API_KEY_OWNER_NOT_IN_ORGANIZATION', async () => {
-      const admin = await t.signUp();
-      const member = await t.addMember(admin);
-      const created = await createKey(t, member, { scopes: ['crm:read'] });
+      const admin = await t.seed.organization();
+      const member = await t.seed.member(admin);
+      const created = await t.seed.apiKey(member, { scopes: ['crm:read'] });
       await asKey(t.http.get('/v1/members'), created.key).expect(200); // cached by the door now
       await removeMember(admin, member);
       expectError(await me(created.key), 403, 'API_KEY_OWNER_NOT_IN_ORGANIZATION');
@@ -328,20 +327,20 @@ describe('API keys on /v1', () => {
 
   describe('organization state', () => {
     it('answers 403 ORG_DISABLED while the organization is disabled', async () => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin);
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin);
       await me(created.key).expect(200);
-      await organizations(t).setDisabled(admin.organizationId, true);
+      await t.seed.disabled(admin.organizationId, true);
       expectError(await me(created.key), 403, 'ORG_DISABLED');
-      await organizations(t).setDisabled(admin.organizationId, false);
+      await t.seed.disabled(admin.organizationId, false);
       await me(created.key).expect(200);
     });
 
     it('answers 403 SUBSCRIPTION_REQUIRED on plan routes without an active plan; reads still work', async () => {
-      const admin = await t.signUp();
-      const key = (await createKey(t, admin, { scopes: CRM })).key;
-      await createLead(key);
-      await organizations(t).setPlan(admin.organizationId, false);
+      const admin = await t.seed.organization();
+      const key = (await t.seed.apiKey(admin, { scopes: CRM })).key;
+      await createLead(key); // over HTTP: the door caches the key (plan active) before the switch
+      await t.seed.plan(admin.organizationId, false);
       expectError(await bulkStatus(key), 403, 'SUBSCRIPTION_REQUIRED');
       expectError(
         await asKey(t.http.post('/v1/leads'), key).send({
@@ -356,7 +355,7 @@ describe('API keys on /v1', () => {
       );
       expect(await leadIds(key)).toHaveLength(1);
       await asKey(t.http.get('/v1/members'), key).expect(200);
-      await organizations(t).setPlan(admin.organizationId, true);
+      await t.seed.plan(admin.organizationId, true);
       await bulkStatus(key).expect(200);
     });
   });
@@ -366,8 +365,8 @@ describe('API keys on /v1', () => {
       ['a server-scope key', ['crm:read']],
       ['a properties key', ['properties:read', 'sources:read']],
     ])('answers 403 API_KEY_ORIGIN_NOT_ALLOWED to %s sent with an Origin header', async (_label, scopes) => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin, { scopes });
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin, { scopes });
       for (const origin of ['https://www.agency.example', 'http://localhost:3000', 'null']) {
         expectError(await me(created.key).set('Origin', origin), 403, 'API_KEY_ORIGIN_NOT_ALLOWED');
       }
@@ -375,8 +374,8 @@ describe('API keys on /v1', () => {
     });
 
     it('sends no CORS headers', async () => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin);
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin);
       const answers = [
         await me(created.key),
         await me(created.key).set('Origin', 'https://www.agency.example'),
@@ -395,9 +394,9 @@ describe('API keys on /v1', () => {
 
   describe('which refusal wins', () => {
     it('401 for a dead key before any 403', async () => {
-      const admin = await t.signUp();
-      const revoked = await createKey(t, admin);
-      const expiring = await createKey(t, admin, { expiresInDays: 1 });
+      const admin = await t.seed.organization();
+      const revoked = await t.seed.apiKey(admin);
+      const expiring = await t.seed.apiKey(admin, { expiresInDays: 1 });
       for (const id of [revoked.id, expiring.id]) {
         await sql(t, `update api_keys set created_by_id = null, legacy = true where id = ?`, [id]);
       }
@@ -408,10 +407,10 @@ describe('API keys on /v1', () => {
     });
 
     it('API_KEY_HAS_NO_OWNER before API_KEY_LEGACY before API_KEY_HAS_WEBSITES', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const web = { scopes: ['properties:read'], allowedOrigins: ['https://www.agency.example'] };
-      const all = await createKey(t, admin, web);
-      const olderWithWebsites = await createKey(t, admin, web);
+      const all = await t.seed.apiKey(admin, web);
+      const olderWithWebsites = await t.seed.apiKey(admin, web);
       await makeOlder(t, all.id);
       await makeOlder(t, olderWithWebsites.id);
       await sql(t, 'update api_keys set created_by_id = null where id = ?', [all.id]);
@@ -420,35 +419,35 @@ describe('API keys on /v1', () => {
     });
 
     it('API_KEY_HAS_WEBSITES before API_KEY_OWNER_NOT_IN_ORGANIZATION before ORG_DISABLED', async () => {
-      const admin = await t.signUp();
-      const member = await t.addMember(admin);
-      const web = await createKey(t, member, {
+      const admin = await t.seed.organization();
+      const member = await t.seed.member(admin);
+      const web = await t.seed.apiKey(member, {
         scopes: ['properties:read'],
         allowedOrigins: ['https://www.agency.example'],
       });
-      const plain = await createKey(t, member);
+      const plain = await t.seed.apiKey(member);
       await removeMember(admin, member);
-      await organizations(t).setDisabled(admin.organizationId, true);
+      await t.seed.disabled(admin.organizationId, true);
       expectError(await me(web.key), 403, 'API_KEY_HAS_WEBSITES');
       expectError(await me(plain.key), 403, 'API_KEY_OWNER_NOT_IN_ORGANIZATION');
     });
 
     it('ORG_DISABLED before API_KEY_ORIGIN_NOT_ALLOWED before API_KEY_SCOPE_MISSING', async () => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin, { scopes: ['properties:read'] });
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin, { scopes: ['properties:read'] });
       const members = () => asKey(t.http.get('/v1/members'), created.key).set('Origin', 'https://x.example');
-      await organizations(t).setDisabled(admin.organizationId, true);
+      await t.seed.disabled(admin.organizationId, true);
       expectError(await members(), 403, 'ORG_DISABLED');
-      await organizations(t).setDisabled(admin.organizationId, false);
+      await t.seed.disabled(admin.organizationId, false);
       expectError(await members(), 403, 'API_KEY_ORIGIN_NOT_ALLOWED');
     });
 
     it('API_KEY_SCOPE_MISSING before ORG_ADMIN_REQUIRED before SUBSCRIPTION_REQUIRED', async () => {
-      const admin = await t.signUp();
-      const member = await t.addMember(admin);
-      const reader = (await createKey(t, member, { scopes: ['crm:read'] })).key;
-      const writer = (await createKey(t, member, { scopes: CRM })).key;
-      await organizations(t).setPlan(admin.organizationId, false);
+      const admin = await t.seed.organization();
+      const member = await t.seed.member(admin);
+      const reader = (await t.seed.apiKey(member, { scopes: ['crm:read'] })).key;
+      const writer = (await t.seed.apiKey(member, { scopes: CRM })).key;
+      await t.seed.plan(admin.organizationId, false);
       expectError(await bulkStatus(reader), 403, 'API_KEY_SCOPE_MISSING', { missing: ['crm:write'] });
       expectError(await bulkStatus(writer), 403, 'ORG_ADMIN_REQUIRED');
     });
@@ -456,8 +455,8 @@ describe('API keys on /v1', () => {
 
   describe('503 AUTH_UNAVAILABLE', () => {
     it('answers 503 AUTH_UNAVAILABLE when the key owner cannot be checked, and works again after', async () => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin);
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin);
       // the database stops answering the door's key lookup (and only that: background jobs share the connection)
       const connection = t.orm.em.getConnection();
       const execute = connection.execute.bind(connection) as (...args: unknown[]) => Promise<unknown>;

@@ -1,5 +1,4 @@
-import { TestApp } from '../test-app';
-import { agency, api, createLead, createTag, sql } from './crm-fixtures';
+import { api, sql, TestApp } from '../fixtures';
 
 /**
  * Totals, counts and tag lead counts come from trigger-kept counters; after any mix of changes
@@ -14,14 +13,14 @@ describe('lead counters', () => {
   beforeEach(() => t.resetRows());
 
   it('stay equal to counting the rows after creates, status, bulk status, tag and owner changes', async () => {
-    const a = await agency(t);
+    const a = await t.seed.agency();
     const admin = api(t, a.admin.key);
-    const hot = await createTag(t, a.admin, 'Hot');
-    const cold = await createTag(t, a.admin, 'Cold');
+    const hot = await t.seed.tag(a.admin, 'Hot');
+    const cold = await t.seed.tag(a.admin, 'Cold');
     const ids: number[] = [];
     for (let i = 0; i < 8; i++)
-      ids.push((await createLead(t, a.admin.key, { crmStatus: i % 2 ? 'lead' : 'client' })).id);
-    await createLead(t, a.member.key, { crmStatus: 'potential' });
+      ids.push((await t.seed.lead(a.admin, { crmStatus: i % 2 ? 'lead' : 'client' })).id);
+    await t.seed.lead(a.member, { crmStatus: 'potential' });
     await admin.put(`/v1/leads/${ids[0]}/status`).send({ crmStatus: 'bad_timing' }).expect(200);
     await admin
       .post('/v1/leads/status')
@@ -87,11 +86,11 @@ describe('lead counters', () => {
   });
 
   it('keep agencies apart', async () => {
-    const one = await agency(t, 'One');
-    const two = await agency(t, 'Two');
-    await createLead(t, one.admin.key);
-    await createLead(t, one.admin.key);
-    await createLead(t, two.admin.key);
+    const one = await t.seed.agency('One');
+    const two = await t.seed.agency('Two');
+    await t.seed.lead(one.admin);
+    await t.seed.lead(one.admin);
+    await t.seed.lead(two.admin);
     expect((await api(t, one.admin.key).get('/v1/leads').expect(200)).body.total).toBe(2);
     expect((await api(t, two.admin.key).get('/v1/leads').expect(200)).body.total).toBe(1);
   });

@@ -8,19 +8,7 @@ import {
   TimelineSource,
   TimelineSourceProvider,
 } from '@app/crm';
-import { TestApp } from '../test-app';
-import {
-  Agency,
-  agency,
-  api,
-  createLead,
-  createNote,
-  createTask,
-  expectValidation,
-  HOUR,
-  MINUTE,
-  sql,
-} from './crm-fixtures';
+import { Agency, api, expectValidation, HOUR, MINUTE, sql, TestApp } from '../fixtures';
 
 /** A context the CRM does not know, contributing `viewing` entries (one per lead, 30 s after it came in). */
 @TimelineSourceProvider()
@@ -98,12 +86,12 @@ describe('CRM extension points', () => {
   let t: TestApp;
   let a: Agency;
   beforeAll(async () => {
-    t = await TestApp.start({}, { providers: [ViewingsTimelineSource, MeetingsCalendarSource] });
+    t = await TestApp.start({ providers: [ViewingsTimelineSource, MeetingsCalendarSource] });
   });
   afterAll(() => t.stop());
   beforeEach(async () => {
     await t.resetRows();
-    a = await agency(t);
+    a = await t.seed.agency();
   });
 
   const calendar = async (key: string, query: string): Promise<Calendar> => {
@@ -116,10 +104,10 @@ describe('CRM extension points', () => {
   describe('a TimelineSource provided by another module', () => {
     it('adds its entries to the timeline, in date order, counted and paged with the others', async () => {
       t.clock.set(new Date('2026-11-22T10:00:00.000Z'));
-      const lead = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId] });
+      const lead = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
       t.clock.advance(MINUTE);
-      const note = await createNote(t, a.member.key, lead.id, 'After the viewing');
-      const other = await createLead(t, a.admin.key);
+      const note = await t.seed.note(a.member, lead.id, 'After the viewing');
+      const other = await t.seed.lead(a.admin);
 
       const res = await api(t, a.member.key).get(`/v1/leads/${lead.id}/timeline`).expect(200);
       expect(res.body.total).toBe(4);
@@ -157,7 +145,7 @@ describe('CRM extension points', () => {
     });
 
     it('is still behind the lead door: a member off the lead gets 404', async () => {
-      const lead = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId] });
+      const lead = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
       const res = await api(t, a.colleague.key).get(`/v1/leads/${lead.id}/timeline`);
       expect(res.status).toBe(404);
       expect(res.body.error.message).toBe('Lead not found.');
@@ -166,9 +154,9 @@ describe('CRM extension points', () => {
 
   describe('a CalendarSource provided by another module', () => {
     it('adds its items to the calendar, merged with the tasks by startsAt', async () => {
-      const lead = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId] });
-      const early = await createTask(t, a.member.key, { leadId: lead.id, dueDate: '2026-12-01T08:00:00Z' });
-      const late = await createTask(t, a.member.key, { leadId: lead.id, dueDate: '2026-12-01T11:00:00Z' });
+      const lead = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
+      const early = await t.seed.task(a.member, { leadId: lead.id, dueDate: '2026-12-01T08:00:00Z' });
+      const late = await t.seed.task(a.member, { leadId: lead.id, dueDate: '2026-12-01T11:00:00Z' });
       const body = await calendar(a.member.key, '?from=2026-12-01&to=2026-12-02&tz=UTC');
       expect(body.items.map((item) => [item.kind, item.eventId])).toEqual([
         ['task', early.id],
@@ -225,29 +213,29 @@ describe('CRM extension points', () => {
     });
 
     it("shows a member only the tasks they created or are on, never another agency's", async () => {
-      const lead = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId, a.colleague.userId] });
+      const lead = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId, a.colleague.userId] });
       const day = { dueDate: '2026-12-03T10:00:00Z', leadId: lead.id };
-      const own = await createTask(t, a.member.key, { ...day, title: 'Own' });
-      const onIt = await createTask(t, a.admin.key, {
+      const own = await t.seed.task(a.member, { ...day, title: 'Own' });
+      const onIt = await t.seed.task(a.admin, {
         ...day,
         title: 'On it',
         assigneeIds: [a.member.userId],
       });
-      const colleagues = await createTask(t, a.admin.key, {
+      const colleagues = await t.seed.task(a.admin, {
         ...day,
         title: "Colleague's",
         assigneeIds: [a.colleague.userId],
       });
-      const created = await createTask(t, a.member.key, {
+      const created = await t.seed.task(a.member, {
         ...day,
         title: 'Created for the colleague',
         assigneeIds: [a.colleague.userId],
       });
-      await createTask(t, a.member.key, { leadId: lead.id, title: 'No due date' });
-      const rival = await agency(t, 'Rival Agency');
-      const rivalLead = await createLead(t, rival.admin.key, { assigneeIds: [rival.member.userId] });
-      await createTask(t, rival.member.key, { ...day, leadId: rivalLead.id, title: 'Rival' });
-      await createTask(t, rival.admin.key, { ...day, leadId: rivalLead.id, title: 'Rival admin' });
+      await t.seed.task(a.member, { leadId: lead.id, title: 'No due date' });
+      const rival = await t.seed.agency('Rival Agency');
+      const rivalLead = await t.seed.lead(rival.admin, { assigneeIds: [rival.member.userId] });
+      await t.seed.task(rival.member, { ...day, leadId: rivalLead.id, title: 'Rival' });
+      await t.seed.task(rival.admin, { ...day, leadId: rivalLead.id, title: 'Rival admin' });
 
       const query = '?from=2026-12-03&to=2026-12-04&tz=UTC';
       const ids = async (key: string) =>
@@ -263,8 +251,8 @@ describe('CRM extension points', () => {
 
     it('gives a task as a calendar item: timed tasks end when they start', async () => {
       t.clock.set(new Date('2026-11-20T12:00:00.000Z'));
-      const lead = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId] });
-      const task = await createTask(t, a.member.key, {
+      const lead = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
+      const task = await t.seed.task(a.member, {
         leadId: lead.id,
         title: 'Call back',
         dueDate: '2026-12-03T10:30:00+01:00',
@@ -287,9 +275,9 @@ describe('CRM extension points', () => {
     });
 
     it('places a timed task by its moment in tz', async () => {
-      const lead = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId] });
+      const lead = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
       // 20:00 UTC on Dec 3 is 10:00 on Dec 4 in Kiritimati (UTC+14)
-      const task = await createTask(t, a.member.key, { leadId: lead.id, dueDate: '2026-12-03T20:00:00Z' });
+      const task = await t.seed.task(a.member, { leadId: lead.id, dueDate: '2026-12-03T20:00:00Z' });
       const ids = async (query: string) => tasksOf(await calendar(a.member.key, query)).map((i) => i.eventId);
       expect(await ids('?from=2026-12-03&to=2026-12-04&tz=UTC')).toEqual([task.id]);
       expect(await ids('?from=2026-12-03&to=2026-12-04&tz=Pacific/Kiritimati')).toEqual([]);
@@ -297,8 +285,8 @@ describe('CRM extension points', () => {
     });
 
     it('shows a date-only task all day on its date whatever tz', async () => {
-      const lead = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId] });
-      const task = await createTask(t, a.member.key, { leadId: lead.id, dueDate: '2026-12-03' });
+      const lead = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
+      const task = await t.seed.task(a.member, { leadId: lead.id, dueDate: '2026-12-03' });
       for (const tz of ['UTC', 'America/Los_Angeles', 'Pacific/Kiritimati', 'Asia/Kolkata']) {
         const items = tasksOf(await calendar(a.member.key, `?from=2026-12-03&to=2026-12-04&tz=${tz}`));
         expect(items).toEqual([
@@ -316,9 +304,9 @@ describe('CRM extension points', () => {
 
     it('marks completed tasks done and pending ones past due overdue', async () => {
       t.clock.set(new Date('2026-12-03T12:00:00.000Z'));
-      const lead = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId] });
+      const lead = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
       const make = (title: string, dueDate: string) =>
-        createTask(t, a.member.key, { leadId: lead.id, title, dueDate });
+        t.seed.task(a.member, { leadId: lead.id, title, dueDate });
       const past = await make('Past', '2026-12-03T11:00:00Z');
       const future = await make('Future', '2026-12-03T13:00:00Z');
       const today = await make('Today', '2026-12-03');
@@ -339,7 +327,7 @@ describe('CRM extension points', () => {
     });
 
     it('gives at most 1,000 items, earliest first, truncated when more', async () => {
-      const lead = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId] });
+      const lead = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
       await sql(
         t,
         `insert into tasks (id, organization_id, lead_id, assignee_ids, created_by, title, due_date, status, created_at, updated_at)

@@ -1,22 +1,16 @@
-import { TestApp } from '../test-app';
 import {
   Agency,
-  agency,
   api,
   count,
-  createLead,
-  createTag,
-  createTask,
-  createTeam,
   expectError,
   expectNotFound,
   expectValidation,
   leadBody,
-  makeKey,
   MINUTE,
-  setPlan,
+  postLead,
   sql,
-} from './crm-fixtures';
+  TestApp,
+} from '../fixtures';
 
 const LIST_ITEM_FIELDS = [
   'id',
@@ -61,7 +55,7 @@ describe('CRM leads (/v1/leads)', () => {
   afterAll(() => t.stop());
   beforeEach(async () => {
     await t.resetRows();
-    a = await agency(t);
+    a = await t.seed.agency();
   });
 
   describe('POST /v1/leads', () => {
@@ -108,7 +102,7 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('records the opening status and owner as history with source api', async () => {
-      const lead = await createLead(t, a.admin.key, { crmStatus: 'client', assigneeIds: [a.member.userId] });
+      const lead = await postLead(t, a.admin.key, { crmStatus: 'client', assigneeIds: [a.member.userId] });
       const rows = await historyOf(t, lead.id);
       expect(rows).toHaveLength(2);
       expect(rows).toEqual(
@@ -135,16 +129,16 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('lets a member create for themselves only (owner defaults to them, or named as a string)', async () => {
-      const own = await createLead(t, a.member.key);
+      const own = await postLead(t, a.member.key);
       expect(own.assigneeIds).toEqual([a.member.userId]);
-      const named = await createLead(t, a.member.key, { assigneeIds: a.member.userId });
+      const named = await postLead(t, a.member.key, { assigneeIds: a.member.userId });
       expect(named.assigneeIds).toEqual([a.member.userId]);
-      const namedArray = await createLead(t, a.member.key, { assigneeIds: [a.member.userId] });
+      const namedArray = await postLead(t, a.member.key, { assigneeIds: [a.member.userId] });
       expect(namedArray.assigneeIds).toEqual([a.member.userId]);
     });
 
     it('answers a member asking for another owner, a team or unassigned with 403 FORBIDDEN', async () => {
-      const team = await createTeam(t, a.admin, 'Sales', [a.member.userId]);
+      const team = await t.seed.team(a.admin, 'Sales', [a.member.userId]);
       const before = await count(t, 'select count(*) as n from leads');
       for (const extra of [
         { assigneeIds: [a.colleague.userId] },
@@ -159,21 +153,21 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('lets an admin name owners (string or array), teams (adding their members) or unassigned', async () => {
-      const one = await createLead(t, a.admin.key, { assigneeIds: a.member.userId });
+      const one = await postLead(t, a.admin.key, { assigneeIds: a.member.userId });
       expect(one.assigneeIds).toEqual([a.member.userId]);
-      const two = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId, a.colleague.userId] });
+      const two = await postLead(t, a.admin.key, { assigneeIds: [a.member.userId, a.colleague.userId] });
       expect(two.assigneeIds.sort()).toEqual([a.member.userId, a.colleague.userId].sort());
-      const team = await createTeam(t, a.admin, 'Sales', [a.colleague.userId]);
-      const byTeam = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId], teamIds: team.id });
+      const team = await t.seed.team(a.admin, 'Sales', [a.colleague.userId]);
+      const byTeam = await postLead(t, a.admin.key, { assigneeIds: [a.member.userId], teamIds: team.id });
       expect(byTeam.assigneeIds.sort()).toEqual([a.member.userId, a.colleague.userId].sort());
-      const nobody = await createLead(t, a.admin.key, { unassigned: true });
+      const nobody = await postLead(t, a.admin.key, { unassigned: true });
       expect(nobody.assigneeIds).toEqual([]);
       expect(await historyOf(t, nobody.id)).toEqual([expect.objectContaining({ type: 'lead-created' })]);
     });
 
     it('refuses owners outside the agency and unknown teams with 400 VALIDATION_FAILED', async () => {
-      const other = await agency(t, 'Other Agency');
-      const otherTeam = await createTeam(t, other.admin, 'Theirs', [other.member.userId]);
+      const other = await t.seed.agency('Other Agency');
+      const otherTeam = await t.seed.team(other.admin, 'Theirs', [other.member.userId]);
       const before = await count(t, 'select count(*) as n from leads');
       expectValidation(
         await api(t, a.admin.key)
@@ -234,7 +228,7 @@ describe('CRM leads (/v1/leads)', () => {
     it('answers {data, hasMore, page, limit, total} newest first with an exact total and page paging', async () => {
       const ids: number[] = [];
       for (let i = 0; i < 5; i++) {
-        ids.push((await createLead(t, a.admin.key)).id);
+        ids.push((await t.seed.lead(a.admin)).id);
         t.clock.advance(MINUTE);
       }
       const newestFirst = [...ids].reverse();
@@ -260,12 +254,12 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('shows a member only the leads they are on, and never another agency’s', async () => {
-      const mine = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId] });
-      const shared = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId, a.colleague.userId] });
-      await createLead(t, a.admin.key, { assigneeIds: [a.colleague.userId] });
-      await createLead(t, a.admin.key, { unassigned: true });
-      const other = await agency(t, 'Other Agency');
-      await createLead(t, other.admin.key);
+      const mine = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
+      const shared = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId, a.colleague.userId] });
+      await t.seed.lead(a.admin, { assigneeIds: [a.colleague.userId] });
+      await t.seed.lead(a.admin, { unassigned: true });
+      const other = await t.seed.agency('Other Agency');
+      await t.seed.lead(other.admin);
 
       const res = await api(t, a.member.key).get('/v1/leads').expect(200);
       expect(res.body.total).toBe(2);
@@ -275,13 +269,13 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('searches first name, last name, full name, email and phone, case-insensitively', async () => {
-      const jose = await createLead(t, a.admin.key, {
+      const jose = await t.seed.lead(a.admin, {
         firstName: 'José',
         lastName: 'García',
         email: 'pepe.g@correo.test',
         phoneNumber: '+34 611 222 333',
       });
-      await createLead(t, a.admin.key, {
+      await t.seed.lead(a.admin, {
         firstName: 'Joseph',
         lastName: 'Smith',
         email: 'joe@mail.test',
@@ -299,7 +293,7 @@ describe('CRM leads (/v1/leads)', () => {
       expect(await search('pepe.g@correo')).toEqual([jose.id]);
       expect(await search('611 222')).toEqual([jose.id]);
       expect(await search('Jos')).toHaveLength(2);
-      const alvaro = await createLead(t, a.admin.key, { firstName: 'ÁLVARO', lastName: 'ÑÚÑEZ' });
+      const alvaro = await t.seed.lead(a.admin, { firstName: 'ÁLVARO', lastName: 'ÑÚÑEZ' });
       expect(await search('álvaro ñúñez')).toEqual([alvaro.id]);
       expect(await search('nobody here')).toEqual([]);
       // LIKE wildcards in the term are matched literally
@@ -308,8 +302,8 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('filters by crmStatus', async () => {
-      const client = await createLead(t, a.admin.key, { crmStatus: 'client' });
-      await createLead(t, a.admin.key, { crmStatus: 'lead' });
+      const client = await t.seed.lead(a.admin, { crmStatus: 'client' });
+      await t.seed.lead(a.admin, { crmStatus: 'lead' });
       const res = await api(t, a.admin.key).get('/v1/leads?crmStatus=client').expect(200);
       expect(res.body.total).toBe(1);
       expect(res.body.data.map((l: { id: number }) => l.id)).toEqual([client.id]);
@@ -318,10 +312,10 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('filters by assigneeIds, comma-separated or repeated, for an admin', async () => {
-      const forMember = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId] });
+      const forMember = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
       t.clock.advance(MINUTE);
-      const forColleague = await createLead(t, a.admin.key, { assigneeIds: [a.colleague.userId] });
-      await createLead(t, a.admin.key);
+      const forColleague = await t.seed.lead(a.admin, { assigneeIds: [a.colleague.userId] });
+      await t.seed.lead(a.admin);
       const ids = (res: { body: { data: { id: number }[] } }) => res.body.data.map((l) => l.id);
 
       const one = await api(t, a.admin.key).get(`/v1/leads?assigneeIds=${a.member.userId}`).expect(200);
@@ -358,10 +352,10 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('carries calls, task figures, the lead group and tags with leadCount on list items', async () => {
-      const lead = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId] });
-      const other = await createLead(t, a.admin.key);
-      const vip = await createTag(t, a.admin, 'VIP', '#aa0000');
-      const hot = await createTag(t, a.member, 'Hot', '#00aa00');
+      const lead = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
+      const other = await t.seed.lead(a.admin);
+      const vip = await t.seed.tag(a.admin, 'VIP', '#aa0000');
+      const hot = await t.seed.tag(a.member, 'Hot', '#00aa00');
       await api(t, a.admin.key)
         .put(`/v1/leads/${lead.id}/tags`)
         .send({ tagIds: [vip.id, hot.id] })
@@ -370,10 +364,10 @@ describe('CRM leads (/v1/leads)', () => {
         .put(`/v1/leads/${other.id}/tags`)
         .send({ tagIds: [vip.id] })
         .expect(200);
-      await createTask(t, a.admin.key, { leadId: lead.id, dueDate: '2031-03-10' });
-      await createTask(t, a.admin.key, { leadId: lead.id, dueDate: '2031-03-05T09:30:00+01:00' });
-      await createTask(t, a.admin.key, { leadId: lead.id });
-      const done = await createTask(t, a.admin.key, { leadId: lead.id, dueDate: '2031-01-01' });
+      await t.seed.task(a.admin, { leadId: lead.id, dueDate: '2031-03-10' });
+      await t.seed.task(a.admin, { leadId: lead.id, dueDate: '2031-03-05T09:30:00+01:00' });
+      await t.seed.task(a.admin, { leadId: lead.id });
+      const done = await t.seed.task(a.admin, { leadId: lead.id, dueDate: '2031-01-01' });
       await api(t, a.admin.key).patch(`/v1/tasks/${done.id}`).send({ status: 'completed' }).expect(200);
       // calls and lead groups come from other contexts; set them as those would
       await sql(t, `update leads set total_calls = 3, last_call_at = ?, lead_group = 'Portal' where id = ?`, [
@@ -405,15 +399,15 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('works with a read-only key and without a plan', async () => {
-      await createLead(t, a.admin.key);
-      const readOnly = await makeKey(t, a.admin, ['crm:read']);
-      await setPlan(t, a.admin.organizationId, false);
+      await t.seed.lead(a.admin);
+      const readOnly = (await t.seed.apiKey(a.admin, ['crm:read'])).key;
+      await t.seed.plan(a.admin.organizationId, false);
       const res = await api(t, readOnly).get('/v1/leads').expect(200);
       expect(res.body.total).toBe(1);
     });
 
     it('needs crm:read', async () => {
-      const key = await makeKey(t, a.admin, ['crm:write']);
+      const key = (await t.seed.apiKey(a.admin, ['crm:write'])).key;
       expectError(await api(t, key).get('/v1/leads'), 403, 'API_KEY_SCOPE_MISSING', {
         missing: ['crm:read'],
       });
@@ -422,11 +416,11 @@ describe('CRM leads (/v1/leads)', () => {
 
   describe('GET /v1/leads/counts', () => {
     beforeEach(async () => {
-      await createLead(t, a.admin.key, { crmStatus: 'lead', assigneeIds: [a.member.userId] });
-      await createLead(t, a.admin.key, { crmStatus: 'lead', unassigned: true });
-      await createLead(t, a.admin.key, { crmStatus: 'client', assigneeIds: [a.colleague.userId] });
-      await createLead(t, a.admin.key, { crmStatus: 'potential', assigneeIds: [a.member.userId] });
-      await createLead(t, a.admin.key, { crmStatus: 'unqualified', unassigned: true });
+      await t.seed.lead(a.admin, { crmStatus: 'lead', assigneeIds: [a.member.userId] });
+      await t.seed.lead(a.admin, { crmStatus: 'lead', unassigned: true });
+      await t.seed.lead(a.admin, { crmStatus: 'client', assigneeIds: [a.colleague.userId] });
+      await t.seed.lead(a.admin, { crmStatus: 'potential', assigneeIds: [a.member.userId] });
+      await t.seed.lead(a.admin, { crmStatus: 'unqualified', unassigned: true });
     });
 
     it('counts every status and unassigned leads for an admin', async () => {
@@ -470,7 +464,7 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('does not count another agency’s leads', async () => {
-      const other = await agency(t, 'Other Agency');
+      const other = await t.seed.agency('Other Agency');
       const res = await api(t, other.admin.key).get('/v1/leads/counts').expect(200);
       expect(res.body).toEqual({
         lead: 0,
@@ -485,9 +479,9 @@ describe('CRM leads (/v1/leads)', () => {
 
   describe('GET /v1/leads/{leadId}', () => {
     it('gives a member their own lead and 404 Lead not found for one they are not on', async () => {
-      const mine = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId] });
-      const theirs = await createLead(t, a.admin.key, { assigneeIds: [a.colleague.userId] });
-      const nobody = await createLead(t, a.admin.key, { unassigned: true });
+      const mine = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
+      const theirs = await t.seed.lead(a.admin, { assigneeIds: [a.colleague.userId] });
+      const nobody = await t.seed.lead(a.admin, { unassigned: true });
       const res = await api(t, a.member.key).get(`/v1/leads/${mine.id}`).expect(200);
       expect(res.body).toMatchObject({ id: mine.id, assigneeIds: [a.member.userId] });
       expectNotFound(await api(t, a.member.key).get(`/v1/leads/${theirs.id}`), 'Lead');
@@ -496,8 +490,8 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('answers another agency’s lead and a missing one alike: 404 Lead not found', async () => {
-      const other = await agency(t, 'Other Agency');
-      const foreign = await createLead(t, other.admin.key);
+      const other = await t.seed.agency('Other Agency');
+      const foreign = await t.seed.lead(other.admin);
       const foreignRes = await api(t, a.admin.key).get(`/v1/leads/${foreign.id}`);
       expectNotFound(foreignRes, 'Lead');
       const missingRes = await api(t, a.admin.key).get(`/v1/leads/${foreign.id + 1000}`);
@@ -519,7 +513,7 @@ describe('CRM leads (/v1/leads)', () => {
 
   describe('PATCH /v1/leads/{leadId}', () => {
     it('changes contact fields and answers the Lead; the new name is searchable', async () => {
-      const lead = await createLead(t, a.admin.key, { companyName: 'Old SL' });
+      const lead = await t.seed.lead(a.admin, { companyName: 'Old SL' });
       const res = await api(t, a.admin.key)
         .patch(`/v1/leads/${lead.id}`)
         .send({ firstName: 'Lucía', email: 'lucia@example.test', companyName: 'New SL' });
@@ -538,7 +532,7 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('clears with null or ""', async () => {
-      const lead = await createLead(t, a.admin.key, { companyName: 'Casas SL' });
+      const lead = await t.seed.lead(a.admin, { companyName: 'Casas SL' });
       const nulls = await api(t, a.admin.key)
         .patch(`/v1/leads/${lead.id}`)
         .send({ firstName: null, email: null, companyName: null })
@@ -549,7 +543,7 @@ describe('CRM leads (/v1/leads)', () => {
         companyName: null,
         lastName: lead.lastName,
       });
-      const lead2 = await createLead(t, a.admin.key, { companyName: 'Casas SL' });
+      const lead2 = await t.seed.lead(a.admin, { companyName: 'Casas SL' });
       const empties = await api(t, a.admin.key)
         .patch(`/v1/leads/${lead2.id}`)
         .send({ lastName: '', phoneNumber: '', companyName: '' })
@@ -558,14 +552,14 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('lets a member change their own lead only', async () => {
-      const mine = await createLead(t, a.member.key);
-      const theirs = await createLead(t, a.colleague.key);
+      const mine = await t.seed.lead(a.member);
+      const theirs = await t.seed.lead(a.colleague);
       await api(t, a.member.key).patch(`/v1/leads/${mine.id}`).send({ lastName: 'Changed' }).expect(200);
       expectNotFound(
         await api(t, a.member.key).patch(`/v1/leads/${theirs.id}`).send({ lastName: 'X' }),
         'Lead',
       );
-      const other = await agency(t, 'Other Agency');
+      const other = await t.seed.agency('Other Agency');
       expectNotFound(
         await api(t, other.admin.key).patch(`/v1/leads/${theirs.id}`).send({ lastName: 'X' }),
         'Lead',
@@ -577,7 +571,7 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('checks lengths, types and the id', async () => {
-      const lead = await createLead(t, a.admin.key);
+      const lead = await t.seed.lead(a.admin);
       expectValidation(
         await api(t, a.admin.key)
           .patch(`/v1/leads/${lead.id}`)
@@ -594,7 +588,7 @@ describe('CRM leads (/v1/leads)', () => {
 
   describe('PUT /v1/leads/{leadId}/status', () => {
     it('moves the status, answers the Lead and writes a status-change row with source api', async () => {
-      const lead = await createLead(t, a.member.key, { crmStatus: 'lead' });
+      const lead = await t.seed.lead(a.member, { crmStatus: 'lead' });
       const res = await api(t, a.member.key)
         .put(`/v1/leads/${lead.id}/status`)
         .send({ crmStatus: 'bad_timing' });
@@ -615,12 +609,12 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('answers 404 for a lead the member is not on or another agency’s', async () => {
-      const theirs = await createLead(t, a.colleague.key);
+      const theirs = await t.seed.lead(a.colleague);
       expectNotFound(
         await api(t, a.member.key).put(`/v1/leads/${theirs.id}/status`).send({ crmStatus: 'client' }),
         'Lead',
       );
-      const other = await agency(t, 'Other Agency');
+      const other = await t.seed.agency('Other Agency');
       expectNotFound(
         await api(t, other.admin.key).put(`/v1/leads/${theirs.id}/status`).send({ crmStatus: 'client' }),
         'Lead',
@@ -632,7 +626,7 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('requires a known crmStatus', async () => {
-      const lead = await createLead(t, a.admin.key);
+      const lead = await t.seed.lead(a.admin);
       expectValidation(await api(t, a.admin.key).put(`/v1/leads/${lead.id}/status`).send({}), 'crmStatus');
       expectValidation(
         await api(t, a.admin.key).put(`/v1/leads/${lead.id}/status`).send({ crmStatus: 'won' }),
@@ -643,10 +637,10 @@ describe('CRM leads (/v1/leads)', () => {
 
   describe('POST /v1/leads/status (bulk)', () => {
     it('moves the agency’s leads among leadIds, answers 200 {updated} and writes history per lead', async () => {
-      const l1 = await createLead(t, a.admin.key, { crmStatus: 'lead' });
-      const l2 = await createLead(t, a.admin.key, { crmStatus: 'potential', assigneeIds: [a.member.userId] });
-      const other = await agency(t, 'Other Agency');
-      const foreign = await createLead(t, other.admin.key, { crmStatus: 'lead' });
+      const l1 = await t.seed.lead(a.admin, { crmStatus: 'lead' });
+      const l2 = await t.seed.lead(a.admin, { crmStatus: 'potential', assigneeIds: [a.member.userId] });
+      const other = await t.seed.agency('Other Agency');
+      const foreign = await t.seed.lead(other.admin, { crmStatus: 'lead' });
       const res = await api(t, a.admin.key)
         .post('/v1/leads/status')
         .send({ leadIds: [l1.id, l2.id, foreign.id, 987654321], crmStatus: 'client' });
@@ -682,7 +676,7 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('answers a member’s key with 403 ORG_ADMIN_REQUIRED and changes nothing', async () => {
-      const lead = await createLead(t, a.member.key);
+      const lead = await t.seed.lead(a.member);
       const res = await api(t, a.member.key)
         .post('/v1/leads/status')
         .send({ leadIds: [lead.id], crmStatus: 'client' });
@@ -694,7 +688,7 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('takes up to 500 leadIds and checks the body', async () => {
-      const lead = await createLead(t, a.admin.key);
+      const lead = await t.seed.lead(a.admin);
       const ids500 = [lead.id, ...Array.from({ length: 499 }, (_, i) => 1_000_000 + i)];
       const ok = await api(t, a.admin.key)
         .post('/v1/leads/status')
@@ -715,9 +709,9 @@ describe('CRM leads (/v1/leads)', () => {
 
   describe('PUT /v1/leads/{leadId}/tags', () => {
     it('sets the full set of tags and answers the Lead with tags; [] clears', async () => {
-      const lead = await createLead(t, a.member.key);
-      const vip = await createTag(t, a.admin, 'VIP');
-      const hot = await createTag(t, a.admin, 'Hot');
+      const lead = await t.seed.lead(a.member);
+      const vip = await t.seed.tag(a.admin, 'VIP');
+      const hot = await t.seed.tag(a.admin, 'Hot');
       const set = await api(t, a.member.key)
         .put(`/v1/leads/${lead.id}/tags`)
         .send({ tagIds: [vip.id, hot.id] });
@@ -743,15 +737,15 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('refuses another agency’s tag, an archived tag, a non-uuid and a missing tagIds', async () => {
-      const lead = await createLead(t, a.admin.key);
-      const other = await agency(t, 'Other Agency');
-      const theirs = await createTag(t, other.admin, 'Theirs');
+      const lead = await t.seed.lead(a.admin);
+      const other = await t.seed.agency('Other Agency');
+      const theirs = await t.seed.tag(other.admin, 'Theirs');
       const put = (body: unknown) =>
         api(t, a.admin.key)
           .put(`/v1/leads/${lead.id}/tags`)
           .send(body as object);
       expectValidation(await put({ tagIds: [theirs.id] }), 'tagIds');
-      const archived = await createTag(t, a.admin, 'Old');
+      const archived = await t.seed.tag(a.admin, 'Old');
       await t.http.delete(`/tags/${archived.id}`).auth(a.admin.token, { type: 'bearer' }).expect(200);
       expectValidation(await put({ tagIds: [archived.id] }), 'tagIds');
       expectValidation(await put({ tagIds: ['x'] }), 'tagIds');
@@ -761,15 +755,15 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('answers 404 for a lead the member is not on or another agency’s', async () => {
-      const tag = await createTag(t, a.admin, 'VIP');
-      const theirs = await createLead(t, a.colleague.key);
+      const tag = await t.seed.tag(a.admin, 'VIP');
+      const theirs = await t.seed.lead(a.colleague);
       expectNotFound(
         await api(t, a.member.key)
           .put(`/v1/leads/${theirs.id}/tags`)
           .send({ tagIds: [tag.id] }),
         'Lead',
       );
-      const other = await agency(t, 'Other Agency');
+      const other = await t.seed.agency('Other Agency');
       expectNotFound(
         await api(t, other.admin.key).put(`/v1/leads/${theirs.id}/tags`).send({ tagIds: [] }),
         'Lead',
@@ -782,7 +776,7 @@ describe('CRM leads (/v1/leads)', () => {
       api(t, key)[method](`/v1/leads/${leadId}/assignees`);
 
     it('PUT replaces the owners, answers {lead} and records who was added and removed', async () => {
-      const lead = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId] });
+      const lead = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
       const res = await api(t, a.admin.key)
         .put(`/v1/leads/${lead.id}/assignees`)
         .send({ userIds: [a.colleague.userId] });
@@ -808,14 +802,14 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('PUT [] leaves the lead unassigned; teamIds add the team’s members', async () => {
-      const lead = await createLead(t, a.admin.key);
+      const lead = await t.seed.lead(a.admin);
       const none = await api(t, a.admin.key)
         .put(`/v1/leads/${lead.id}/assignees`)
         .send({ userIds: [] })
         .expect(200);
       expect(none.body.lead.assigneeIds).toEqual([]);
       expect((await api(t, a.admin.key).get('/v1/leads/counts').expect(200)).body.unassigned).toBe(1);
-      const team = await createTeam(t, a.admin, 'Sales', [a.member.userId, a.colleague.userId]);
+      const team = await t.seed.team(a.admin, 'Sales', [a.member.userId, a.colleague.userId]);
       const byTeam = await api(t, a.admin.key)
         .put(`/v1/leads/${lead.id}/assignees`)
         .send({ userIds: [], teamIds: team.id })
@@ -824,7 +818,7 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('POST adds owners and keeps the existing ones', async () => {
-      const lead = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId] });
+      const lead = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
       const res = await api(t, a.admin.key)
         .post(`/v1/leads/${lead.id}/assignees`)
         .send({ userIds: [a.colleague.userId, a.member.userId] });
@@ -841,7 +835,7 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('answers a member’s key with 403 ORG_ADMIN_REQUIRED on both', async () => {
-      const lead = await createLead(t, a.member.key);
+      const lead = await t.seed.lead(a.member);
       for (const method of ['put', 'post'] as const) {
         const res = await assignees(a.member.key, method, lead.id).send({
           userIds: [a.member.userId, a.colleague.userId],
@@ -855,8 +849,8 @@ describe('CRM leads (/v1/leads)', () => {
     });
 
     it('refuses people outside the agency and unknown teams with 400; another agency’s lead is 404', async () => {
-      const lead = await createLead(t, a.admin.key);
-      const other = await agency(t, 'Other Agency');
+      const lead = await t.seed.lead(a.admin);
+      const other = await t.seed.agency('Other Agency');
       for (const method of ['put', 'post'] as const) {
         expectValidation(
           await assignees(a.admin.key, method, lead.id).send({ userIds: [other.member.userId] }),
@@ -880,9 +874,9 @@ describe('CRM leads (/v1/leads)', () => {
 
   describe('writes need crm:write and an active plan; reads do not need a plan', () => {
     it('answers every write with 403 SUBSCRIPTION_REQUIRED when the plan is off, while reads work', async () => {
-      const lead = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId] });
-      const tag = await createTag(t, a.admin, 'VIP');
-      await setPlan(t, a.admin.organizationId, false);
+      const lead = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
+      const tag = await t.seed.tag(a.admin, 'VIP');
+      await t.seed.plan(a.admin.organizationId, false);
       const admin = api(t, a.admin.key);
       const member = api(t, a.member.key);
       const writes = [
@@ -905,13 +899,13 @@ describe('CRM leads (/v1/leads)', () => {
       expect(got.body).toMatchObject({ firstName: lead.firstName, crmStatus: 'lead', tags: [] });
       await member.get(`/v1/leads/${lead.id}/timeline`).expect(200);
 
-      await setPlan(t, a.admin.organizationId, true);
+      await t.seed.plan(a.admin.organizationId, true);
       await member.put(`/v1/leads/${lead.id}/status`).send({ crmStatus: 'client' }).expect(200);
     });
 
     it('answers a key without crm:write with 403 API_KEY_SCOPE_MISSING on every write', async () => {
-      const lead = await createLead(t, a.admin.key);
-      const readOnly = api(t, await makeKey(t, a.admin, ['crm:read']));
+      const lead = await t.seed.lead(a.admin);
+      const readOnly = api(t, (await t.seed.apiKey(a.admin, ['crm:read'])).key);
       const writes = [
         () => readOnly.post('/v1/leads').send(leadBody()),
         () => readOnly.patch(`/v1/leads/${lead.id}`).send({ firstName: 'X' }),

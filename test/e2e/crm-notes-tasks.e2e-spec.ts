@@ -1,22 +1,16 @@
-import { TestApp } from '../test-app';
 import {
   Agency,
-  agency,
   api,
   count,
-  createLead,
-  createNote,
-  createTask,
-  createTeam,
   expectError,
   expectNotFound,
   expectValidation,
   LeadJson,
-  makeKey,
   MINUTE,
-  setPlan,
+  postTask,
   sql,
-} from './crm-fixtures';
+  TestApp,
+} from '../fixtures';
 
 const NOTE_FIELDS = [
   'id',
@@ -54,8 +48,8 @@ describe('CRM notes and tasks', () => {
   afterAll(() => t.stop());
   beforeEach(async () => {
     await t.resetRows();
-    a = await agency(t);
-    lead = await createLead(t, a.admin.key, { assigneeIds: [a.member.userId] });
+    a = await t.seed.agency();
+    lead = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
   });
 
   describe('notes', () => {
@@ -90,13 +84,13 @@ describe('CRM notes and tasks', () => {
     });
 
     it('GET lists the whole list newest first as {data, hasMore:false}', async () => {
-      const first = await createNote(t, a.admin.key, lead.id, 'first');
+      const first = await t.seed.note(a.admin, lead.id, 'first');
       t.clock.advance(MINUTE);
-      const second = await createNote(t, a.member.key, lead.id, 'second');
+      const second = await t.seed.note(a.member, lead.id, 'second');
       t.clock.advance(MINUTE);
-      const third = await createNote(t, a.admin.key, lead.id, 'third');
-      const otherLead = await createLead(t, a.admin.key);
-      await createNote(t, a.admin.key, otherLead.id, 'elsewhere');
+      const third = await t.seed.note(a.admin, lead.id, 'third');
+      const otherLead = await t.seed.lead(a.admin);
+      await t.seed.note(a.admin, otherLead.id, 'elsewhere');
       const res = await api(t, a.member.key).get(`/v1/leads/${lead.id}/notes`).expect(200);
       expect(Object.keys(res.body).sort()).toEqual(['data', 'hasMore']);
       expect(res.body.hasMore).toBe(false);
@@ -105,14 +99,14 @@ describe('CRM notes and tasks', () => {
     });
 
     it('answers 404 Lead not found on a lead the member is not on or another agency’s', async () => {
-      const theirs = await createLead(t, a.colleague.key);
-      await createNote(t, a.colleague.key, theirs.id);
+      const theirs = await t.seed.lead(a.colleague);
+      await t.seed.note(a.colleague, theirs.id);
       expectNotFound(await api(t, a.member.key).get(`/v1/leads/${theirs.id}/notes`), 'Lead');
       expectNotFound(
         await api(t, a.member.key).post(`/v1/leads/${theirs.id}/notes`).send({ content: 'x' }),
         'Lead',
       );
-      const other = await agency(t, 'Other Agency');
+      const other = await t.seed.agency('Other Agency');
       expectNotFound(await api(t, other.admin.key).get(`/v1/leads/${theirs.id}/notes`), 'Lead');
       expectNotFound(
         await api(t, other.admin.key).post(`/v1/leads/${theirs.id}/notes`).send({ content: 'x' }),
@@ -122,7 +116,7 @@ describe('CRM notes and tasks', () => {
     });
 
     it('PATCH lets anyone who reaches the lead edit, and answers the Note', async () => {
-      const note = await createNote(t, a.admin.key, lead.id, 'by the admin');
+      const note = await t.seed.note(a.admin, lead.id, 'by the admin');
       t.clock.advance(MINUTE);
       const res = await api(t, a.member.key)
         .patch(`/v1/notes/${note.id}`)
@@ -143,13 +137,13 @@ describe('CRM notes and tasks', () => {
     });
 
     it('PATCH answers 404 Note not found for a note on a lead the member is not on, another agency’s or a missing one', async () => {
-      const theirs = await createLead(t, a.colleague.key);
-      const hidden = await createNote(t, a.colleague.key, theirs.id, 'private');
+      const theirs = await t.seed.lead(a.colleague);
+      const hidden = await t.seed.note(a.colleague, theirs.id, 'private');
       expectNotFound(
         await api(t, a.member.key).patch(`/v1/notes/${hidden.id}`).send({ content: 'x' }),
         'Note',
       );
-      const other = await agency(t, 'Other Agency');
+      const other = await t.seed.agency('Other Agency');
       expectNotFound(
         await api(t, other.admin.key).patch(`/v1/notes/${hidden.id}`).send({ content: 'x' }),
         'Note',
@@ -163,15 +157,15 @@ describe('CRM notes and tasks', () => {
     });
 
     it('DELETE: a member deletes own notes (204), others’ are 403 FORBIDDEN; an admin deletes any', async () => {
-      const own = await createNote(t, a.member.key, lead.id, 'mine');
-      const admins = await createNote(t, a.admin.key, lead.id, 'admin’s');
+      const own = await t.seed.note(a.member, lead.id, 'mine');
+      const admins = await t.seed.note(a.admin, lead.id, 'admin’s');
       const res = await api(t, a.member.key).delete(`/v1/notes/${own.id}`);
       expect(res.status).toBe(204);
       expect(res.text).toBe('');
       expectError(await api(t, a.member.key).delete(`/v1/notes/${admins.id}`), 403, 'FORBIDDEN');
       expect(await count(t, 'select count(*) as n from notes where id = ?', [admins.id])).toBe(1);
 
-      const another = await createNote(t, a.member.key, lead.id, 'member again');
+      const another = await t.seed.note(a.member, lead.id, 'member again');
       await api(t, a.admin.key).delete(`/v1/notes/${another.id}`).expect(204);
       await api(t, a.admin.key).delete(`/v1/notes/${admins.id}`).expect(204);
       const list = await api(t, a.member.key).get(`/v1/leads/${lead.id}/notes`).expect(200);
@@ -180,17 +174,17 @@ describe('CRM notes and tasks', () => {
     });
 
     it('DELETE answers 404 Note not found for a lead the member is not on and another agency’s note', async () => {
-      const theirs = await createLead(t, a.colleague.key);
-      const hidden = await createNote(t, a.colleague.key, theirs.id);
+      const theirs = await t.seed.lead(a.colleague);
+      const hidden = await t.seed.note(a.colleague, theirs.id);
       expectNotFound(await api(t, a.member.key).delete(`/v1/notes/${hidden.id}`), 'Note');
-      const other = await agency(t, 'Other Agency');
+      const other = await t.seed.agency('Other Agency');
       expectNotFound(await api(t, other.admin.key).delete(`/v1/notes/${hidden.id}`), 'Note');
       expect(await count(t, 'select count(*) as n from notes')).toBe(1);
     });
 
     it('writes need a plan and crm:write; reads need neither', async () => {
-      const note = await createNote(t, a.member.key, lead.id);
-      const readOnly = api(t, await makeKey(t, a.member, ['crm:read']));
+      const note = await t.seed.note(a.member, lead.id);
+      const readOnly = api(t, (await t.seed.apiKey(a.member, ['crm:read'])).key);
       expectError(
         await readOnly.post(`/v1/leads/${lead.id}/notes`).send({ content: 'x' }),
         403,
@@ -210,7 +204,7 @@ describe('CRM notes and tasks', () => {
       expectError(await readOnly.delete(`/v1/notes/${note.id}`), 403, 'API_KEY_SCOPE_MISSING', {
         missing: ['crm:write'],
       });
-      await setPlan(t, a.admin.organizationId, false);
+      await t.seed.plan(a.admin.organizationId, false);
       const member = api(t, a.member.key);
       expectError(
         await member.post(`/v1/leads/${lead.id}/notes`).send({ content: 'x' }),
@@ -255,12 +249,12 @@ describe('CRM notes and tasks', () => {
 
     it('reads dueDate as midnight UTC of a date, or the exact moment of a timestamp with offset', async () => {
       const due = async (dueDate: string) =>
-        (await createTask(t, a.admin.key, { leadId: lead.id, dueDate })).dueDate as string;
+        (await postTask(t, a.admin.key, { leadId: lead.id, dueDate })).dueDate as string;
       expect(await due('2031-12-31')).toBe('2031-12-31T00:00:00.000Z');
       expect(await due('2031-06-01T10:00:00+02:00')).toBe('2031-06-01T08:00:00.000Z');
       expect(await due('2031-06-01T23:30:00-05:00')).toBe('2031-06-02T04:30:00.000Z');
       expect(await due('2031-06-01T10:00:00.250Z')).toBe('2031-06-01T10:00:00.250Z');
-      const noDue = await createTask(t, a.admin.key, { leadId: lead.id });
+      const noDue = await postTask(t, a.admin.key, { leadId: lead.id });
       expect(noDue.dueDate).toBeNull();
       for (const bad of ['2031-02-30', '2031-06-01T10:00:00', 'tomorrow', '01/06/2031', '2031-6-1', '']) {
         expectValidation(
@@ -283,15 +277,15 @@ describe('CRM notes and tasks', () => {
     });
 
     it('POST takes assignees and teams from the agency only', async () => {
-      const team = await createTeam(t, a.admin, 'Sales', [a.colleague.userId]);
-      const task = await createTask(t, a.admin.key, {
+      const team = await t.seed.team(a.admin, 'Sales', [a.colleague.userId]);
+      const task = await postTask(t, a.admin.key, {
         leadId: lead.id,
         assigneeIds: [a.member.userId],
         teamIds: [team.id],
       });
       expect(task.assigneeIds.sort()).toEqual([a.member.userId, a.colleague.userId].sort());
       expect(task.createdBy).toBe(a.admin.userId);
-      const other = await agency(t, 'Other Agency');
+      const other = await t.seed.agency('Other Agency');
       expectValidation(
         await api(t, a.admin.key)
           .post('/v1/tasks')
@@ -301,12 +295,12 @@ describe('CRM notes and tasks', () => {
     });
 
     it('POST answers 404 Lead not found on a lead the member is not on or another agency’s', async () => {
-      const theirs = await createLead(t, a.colleague.key);
+      const theirs = await t.seed.lead(a.colleague);
       expectNotFound(
         await api(t, a.member.key).post('/v1/tasks').send({ leadId: theirs.id, title: 'x' }),
         'Lead',
       );
-      const other = await agency(t, 'Other Agency');
+      const other = await t.seed.agency('Other Agency');
       expectNotFound(
         await api(t, other.admin.key).post('/v1/tasks').send({ leadId: theirs.id, title: 'x' }),
         'Lead',
@@ -319,31 +313,31 @@ describe('CRM notes and tasks', () => {
     });
 
     it('GET ?leadId lists the lead’s tasks; 404 for a lead the caller does not reach', async () => {
-      const t1 = await createTask(t, a.admin.key, { leadId: lead.id, dueDate: '2031-02-01' });
-      const t2 = await createTask(t, a.member.key, { leadId: lead.id, dueDate: '2031-01-01' });
-      const elsewhere = await createLead(t, a.admin.key);
-      await createTask(t, a.admin.key, { leadId: elsewhere.id });
+      const t1 = await t.seed.task(a.admin, { leadId: lead.id, dueDate: '2031-02-01' });
+      const t2 = await t.seed.task(a.member, { leadId: lead.id, dueDate: '2031-01-01' });
+      const elsewhere = await t.seed.lead(a.admin);
+      await t.seed.task(a.admin, { leadId: elsewhere.id });
       const res = await api(t, a.member.key).get(`/v1/tasks?leadId=${lead.id}`).expect(200);
       expect(Object.keys(res.body).sort()).toEqual(['data', 'hasMore']);
       expect(res.body.hasMore).toBe(false);
       expect(res.body.data.map((x: { id: string }) => x.id).sort()).toEqual([t1.id, t2.id].sort());
       for (const task of res.body.data) expect(Object.keys(task).sort()).toEqual(TASK_FIELDS);
       expectNotFound(await api(t, a.member.key).get(`/v1/tasks?leadId=${elsewhere.id}`), 'Lead');
-      const other = await agency(t, 'Other Agency');
+      const other = await t.seed.agency('Other Agency');
       expectNotFound(await api(t, other.admin.key).get(`/v1/tasks?leadId=${lead.id}`), 'Lead');
       expectValidation(await api(t, a.member.key).get('/v1/tasks?leadId=abc'), 'leadId');
     });
 
     it('GET without leadId lists only tasks the person created or is on, for admins too; status filters', async () => {
-      const mineCreated = await createTask(t, a.member.key, { leadId: lead.id });
-      const onMe = await createTask(t, a.admin.key, { leadId: lead.id, assigneeIds: [a.member.userId] });
-      const adminOnly = await createTask(t, a.admin.key, { leadId: lead.id });
-      const colleagues = await createLead(t, a.colleague.key);
-      const colleagueTask = await createTask(t, a.colleague.key, { leadId: colleagues.id });
+      const mineCreated = await t.seed.task(a.member, { leadId: lead.id });
+      const onMe = await t.seed.task(a.admin, { leadId: lead.id, assigneeIds: [a.member.userId] });
+      const adminOnly = await t.seed.task(a.admin, { leadId: lead.id });
+      const colleagues = await t.seed.lead(a.colleague);
+      const colleagueTask = await t.seed.task(a.colleague, { leadId: colleagues.id });
       await api(t, a.member.key).patch(`/v1/tasks/${onMe.id}`).send({ status: 'completed' }).expect(200);
-      const other = await agency(t, 'Other Agency');
-      const otherLead = await createLead(t, other.admin.key);
-      await createTask(t, other.admin.key, { leadId: otherLead.id });
+      const other = await t.seed.agency('Other Agency');
+      const otherLead = await t.seed.lead(other.admin);
+      await t.seed.task(other.admin, { leadId: otherLead.id });
 
       const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((x) => x.id).sort();
       const member = await api(t, a.member.key).get('/v1/tasks').expect(200);
@@ -380,7 +374,7 @@ describe('CRM notes and tasks', () => {
     });
 
     it('PATCH edits title, description and dueDate and answers the Task', async () => {
-      const task = await createTask(t, a.member.key, {
+      const task = await t.seed.task(a.member, {
         leadId: lead.id,
         description: 'old',
         dueDate: '2031-01-01',
@@ -410,7 +404,7 @@ describe('CRM notes and tasks', () => {
     });
 
     it('PATCH status completed sets completedAt; pending clears it', async () => {
-      const task = await createTask(t, a.member.key, { leadId: lead.id });
+      const task = await t.seed.task(a.member, { leadId: lead.id });
       t.clock.advance(5 * MINUTE);
       const done = await api(t, a.member.key)
         .patch(`/v1/tasks/${task.id}`)
@@ -432,7 +426,7 @@ describe('CRM notes and tasks', () => {
         .put(`/v1/leads/${lead.id}/assignees`)
         .send({ userIds: [a.member.userId, a.colleague.userId] })
         .expect(200);
-      const task = await createTask(t, a.member.key, { leadId: lead.id });
+      const task = await t.seed.task(a.member, { leadId: lead.id });
       expect(task.assigneeIds).toEqual([a.member.userId]);
       const colleague = api(t, a.colleague.key);
       expectError(
@@ -468,7 +462,7 @@ describe('CRM notes and tasks', () => {
     });
 
     it('lets only an admin change assigneeIds and teamIds (403 FORBIDDEN for the creator)', async () => {
-      const task = await createTask(t, a.member.key, { leadId: lead.id });
+      const task = await t.seed.task(a.member, { leadId: lead.id });
       const member = api(t, a.member.key);
       expectError(
         await member
@@ -477,14 +471,14 @@ describe('CRM notes and tasks', () => {
         403,
         'FORBIDDEN',
       );
-      const team = await createTeam(t, a.admin, 'Sales', [a.colleague.userId]);
+      const team = await t.seed.team(a.admin, 'Sales', [a.colleague.userId]);
       expectError(await member.patch(`/v1/tasks/${task.id}`).send({ teamIds: [team.id] }), 403, 'FORBIDDEN');
       const byTeam = await api(t, a.admin.key)
         .patch(`/v1/tasks/${task.id}`)
         .send({ assigneeIds: [a.member.userId], teamIds: team.id })
         .expect(200);
       expect(byTeam.body.assigneeIds.sort()).toEqual([a.member.userId, a.colleague.userId].sort());
-      const other = await agency(t, 'Other Agency');
+      const other = await t.seed.agency('Other Agency');
       expectValidation(
         await api(t, a.admin.key)
           .patch(`/v1/tasks/${task.id}`)
@@ -494,11 +488,11 @@ describe('CRM notes and tasks', () => {
     });
 
     it('answers 404 Task not found to a member who does not reach it, another agency and a missing id', async () => {
-      const theirs = await createLead(t, a.colleague.key);
-      const hidden = await createTask(t, a.colleague.key, { leadId: theirs.id });
+      const theirs = await t.seed.lead(a.colleague);
+      const hidden = await t.seed.task(a.colleague, { leadId: theirs.id });
       expectNotFound(await api(t, a.member.key).patch(`/v1/tasks/${hidden.id}`).send({ title: 'x' }), 'Task');
       expectNotFound(await api(t, a.member.key).delete(`/v1/tasks/${hidden.id}`), 'Task');
-      const other = await agency(t, 'Other Agency');
+      const other = await t.seed.agency('Other Agency');
       expectNotFound(
         await api(t, other.admin.key).patch(`/v1/tasks/${hidden.id}`).send({ title: 'x' }),
         'Task',
@@ -512,7 +506,7 @@ describe('CRM notes and tasks', () => {
     });
 
     it('DELETE: 204 for the creator, someone on it, or an admin; then 404', async () => {
-      const byCreator = await createTask(t, a.member.key, { leadId: lead.id });
+      const byCreator = await t.seed.task(a.member, { leadId: lead.id });
       const res = await api(t, a.member.key).delete(`/v1/tasks/${byCreator.id}`);
       expect(res.status).toBe(204);
       expect(res.text).toBe('');
@@ -521,17 +515,17 @@ describe('CRM notes and tasks', () => {
         'Task',
       );
 
-      const onMember = await createTask(t, a.admin.key, { leadId: lead.id, assigneeIds: [a.member.userId] });
+      const onMember = await t.seed.task(a.admin, { leadId: lead.id, assigneeIds: [a.member.userId] });
       await api(t, a.member.key).delete(`/v1/tasks/${onMember.id}`).expect(204);
-      const memberTask = await createTask(t, a.member.key, { leadId: lead.id });
+      const memberTask = await t.seed.task(a.member, { leadId: lead.id });
       await api(t, a.admin.key).delete(`/v1/tasks/${memberTask.id}`).expect(204);
       expectNotFound(await api(t, a.admin.key).delete(`/v1/tasks/${memberTask.id}`), 'Task');
       expect(await count(t, 'select count(*) as n from tasks')).toBe(0);
     });
 
     it('writes need crm:write and a plan; reads do not', async () => {
-      const task = await createTask(t, a.member.key, { leadId: lead.id });
-      const readOnly = api(t, await makeKey(t, a.member, ['crm:read']));
+      const task = await t.seed.task(a.member, { leadId: lead.id });
+      const readOnly = api(t, (await t.seed.apiKey(a.member, ['crm:read'])).key);
       const missing = { missing: ['crm:write'] };
       expectError(
         await readOnly.post('/v1/tasks').send({ leadId: lead.id, title: 'x' }),
@@ -546,7 +540,7 @@ describe('CRM notes and tasks', () => {
         missing,
       );
       expectError(await readOnly.delete(`/v1/tasks/${task.id}`), 403, 'API_KEY_SCOPE_MISSING', missing);
-      await setPlan(t, a.admin.organizationId, false);
+      await t.seed.plan(a.admin.organizationId, false);
       const member = api(t, a.member.key);
       expectError(
         await member.post('/v1/tasks').send({ leadId: lead.id, title: 'x' }),

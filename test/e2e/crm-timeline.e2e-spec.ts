@@ -1,17 +1,4 @@
-import { TestApp } from '../test-app';
-import {
-  Agency,
-  agency,
-  api,
-  count,
-  createLead,
-  createNote,
-  createTask,
-  expectNotFound,
-  expectValidation,
-  LeadJson,
-  MINUTE,
-} from './crm-fixtures';
+import { Agency, api, count, expectNotFound, expectValidation, LeadJson, MINUTE, TestApp } from '../fixtures';
 
 interface Entry {
   type: string;
@@ -38,7 +25,7 @@ describe('GET /v1/leads/{leadId}/timeline', () => {
   afterAll(() => t.stop());
   beforeEach(async () => {
     await t.resetRows();
-    a = await agency(t);
+    a = await t.seed.agency();
   });
 
   const timeline = async (key: string, leadId: number, query = '') => {
@@ -63,16 +50,16 @@ describe('GET /v1/leads/{leadId}/timeline', () => {
       times.push(t.clock.now().toISOString());
       t.clock.advance(MINUTE);
     };
-    const lead = await createLead(t, a.admin.key, { crmStatus: 'lead', assigneeIds: [a.member.userId] });
+    const lead = await t.seed.lead(a.admin, { crmStatus: 'lead', assigneeIds: [a.member.userId] });
     stamp();
     await api(t, a.member.key)
       .put(`/v1/leads/${lead.id}/status`)
       .send({ crmStatus: 'potential' })
       .expect(200);
     stamp();
-    const note = await createNote(t, a.member.key, lead.id, 'Likes the terrace');
+    const note = await t.seed.note(a.member, lead.id, 'Likes the terrace');
     stamp();
-    const task = await createTask(t, a.member.key, { leadId: lead.id, title: 'Book viewing' });
+    const task = await t.seed.task(a.member, { leadId: lead.id, title: 'Book viewing' });
     stamp();
     await api(t, a.member.key).patch(`/v1/tasks/${task.id}`).send({ status: 'completed' }).expect(200);
     stamp();
@@ -218,10 +205,10 @@ describe('GET /v1/leads/{leadId}/timeline', () => {
   });
 
   it('defaults to 20 entries', async () => {
-    const lead = await createLead(t, a.admin.key);
+    const lead = await t.seed.lead(a.admin);
     for (let i = 0; i < 22; i++) {
       t.clock.advance(MINUTE);
-      await createNote(t, a.admin.key, lead.id, `note ${i}`);
+      await t.seed.note(a.admin, lead.id, `note ${i}`);
     }
     const page = await timeline(a.admin.key, lead.id);
     expect(page.data).toHaveLength(20);
@@ -230,7 +217,7 @@ describe('GET /v1/leads/{leadId}/timeline', () => {
   });
 
   it('refuses limit 0 and 101, a negative offset and a non-integer lead id', async () => {
-    const lead = await createLead(t, a.admin.key);
+    const lead = await t.seed.lead(a.admin);
     const get = (query: string) => api(t, a.admin.key).get(`/v1/leads/${lead.id}/timeline${query}`);
     expectValidation(await get('?limit=0'), 'limit');
     expectValidation(await get('?limit=101'), 'limit');
@@ -241,9 +228,9 @@ describe('GET /v1/leads/{leadId}/timeline', () => {
   });
 
   it('reads notes live: an edit shows, a deleted note is gone', async () => {
-    const lead = await createLead(t, a.admin.key);
+    const lead = await t.seed.lead(a.admin);
     t.clock.advance(MINUTE);
-    const note = await createNote(t, a.admin.key, lead.id, 'first draft');
+    const note = await t.seed.note(a.admin, lead.id, 'first draft');
     t.clock.advance(MINUTE);
     await api(t, a.admin.key).patch(`/v1/notes/${note.id}`).send({ content: 'final' }).expect(200);
     const edited = await timeline(a.admin.key, lead.id);
@@ -259,12 +246,12 @@ describe('GET /v1/leads/{leadId}/timeline', () => {
   });
 
   it('cuts note bodies over 1,000 characters and says so in _preview', async () => {
-    const lead = await createLead(t, a.admin.key);
+    const lead = await t.seed.lead(a.admin);
     t.clock.advance(MINUTE);
     const long = 'a'.repeat(999) + 'b' + 'c'.repeat(500);
-    await createNote(t, a.admin.key, lead.id, long);
+    await t.seed.note(a.admin, lead.id, long);
     t.clock.advance(MINUTE);
-    await createNote(t, a.admin.key, lead.id, 'x'.repeat(1000));
+    await t.seed.note(a.admin, lead.id, 'x'.repeat(1000));
     const page = await timeline(a.admin.key, lead.id);
     const [exact, cut] = page.data;
     expect((exact.note as { content: string }).content).toHaveLength(1000);
@@ -277,20 +264,20 @@ describe('GET /v1/leads/{leadId}/timeline', () => {
   });
 
   it('answers 404 Lead not found to a member not on the lead and to another agency', async () => {
-    const mine = await createLead(t, a.member.key);
-    const theirs = await createLead(t, a.colleague.key);
+    const mine = await t.seed.lead(a.member);
+    const theirs = await t.seed.lead(a.colleague);
     await timeline(a.member.key, mine.id);
     expectNotFound(await api(t, a.member.key).get(`/v1/leads/${theirs.id}/timeline`), 'Lead');
-    const other = await agency(t, 'Other Agency');
+    const other = await t.seed.agency('Other Agency');
     expectNotFound(await api(t, other.admin.key).get(`/v1/leads/${theirs.id}/timeline`), 'Lead');
     expectNotFound(await api(t, a.admin.key).get(`/v1/leads/${theirs.id + 1000}/timeline`), 'Lead');
   });
 
   it('keeps each lead’s entries to itself', async () => {
-    const one: LeadJson = await createLead(t, a.admin.key);
-    const two = await createLead(t, a.admin.key);
+    const one: LeadJson = await t.seed.lead(a.admin);
+    const two = await t.seed.lead(a.admin);
     t.clock.advance(MINUTE);
-    await createNote(t, a.admin.key, two.id, 'on two');
+    await t.seed.note(a.admin, two.id, 'on two');
     await api(t, a.admin.key).put(`/v1/leads/${two.id}/status`).send({ crmStatus: 'client' }).expect(200);
     const page = await timeline(a.admin.key, one.id);
     expect(page.total).toBe(2);

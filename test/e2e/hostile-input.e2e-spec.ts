@@ -1,6 +1,4 @@
-import { createKey } from '../api-keys.fixtures';
-import { expectError } from '../envelope';
-import { TestApp } from '../test-app';
+import { expectError, TestApp } from '../fixtures';
 
 /** Input that once reached the database: every one is a clear 400, never a 500. */
 describe('hostile input', () => {
@@ -10,9 +8,9 @@ describe('hostile input', () => {
   let adminToken: string;
   beforeAll(async () => {
     t = await TestApp.start();
-    const admin = await t.signUp();
+    const admin = await t.seed.organization();
     adminToken = admin.token;
-    ({ key, id: keyId } = await createKey(t, admin, { scopes: ['crm:read', 'crm:write'] }));
+    ({ key, id: keyId } = await t.seed.apiKey(admin, ['crm:read', 'crm:write']));
   });
   afterAll(() => t.stop());
 

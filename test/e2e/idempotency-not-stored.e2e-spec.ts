@@ -1,6 +1,6 @@
 import { Body, Controller, Post } from '@nestjs/common';
 import { Idempotent, IdempotencyStore, RequireScopes } from '@app/platform';
-import { ProbeApp } from '../probe-app';
+import { TestApp } from '../fixtures';
 
 let created = 0;
 
@@ -33,12 +33,16 @@ class IdempotencyProbeController {
 }
 
 describe('idempotency rule 6: answers that are not stored', () => {
-  let probe: ProbeApp;
+  let probe: TestApp;
   let key: string;
   beforeAll(async () => {
-    probe = await ProbeApp.start([IdempotencyProbeController]);
-    const token = await probe.sessionToken();
-    key = (await probe.http.post('/api-keys').auth(token, { type: 'bearer' }).send({ name: 'k' })).body.key;
+    probe = await TestApp.start({ controllers: [IdempotencyProbeController] });
+    const admin = await probe.seed.organization({
+      name: 'Probe Agency',
+      firstName: 'Pia',
+      lastName: 'Probe',
+    });
+    key = (await probe.seed.apiKey(admin, { name: 'k' })).key;
   });
   afterAll(() => probe.stop());
 

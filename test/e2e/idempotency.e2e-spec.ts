@@ -1,19 +1,17 @@
 import type { Response } from 'supertest';
-import { TestApp } from '../test-app';
 import {
   Agency,
-  agency,
   api,
   count,
-  createLead,
+  CRM_SCOPES,
   expectError,
   expectValidation,
   HOUR,
   leadBody,
-  makeKey,
   MINUTE,
   sql,
-} from './crm-fixtures';
+  TestApp,
+} from '../fixtures';
 
 const REPLAYED = 'idempotent-replayed';
 
@@ -26,7 +24,7 @@ describe('Idempotency-Key on creating POSTs', () => {
   afterAll(() => t.stop());
   beforeEach(async () => {
     await t.resetRows();
-    a = await agency(t);
+    a = await t.seed.agency();
   });
 
   const leads = () => count(t, 'select count(*) as n from leads');
@@ -74,7 +72,7 @@ describe('Idempotency-Key on creating POSTs', () => {
     });
 
     it('replays POST /v1/leads/{leadId}/notes and POST /v1/tasks too', async () => {
-      const lead = await createLead(t, a.member.key);
+      const lead = await t.seed.lead(a.member);
       const noteBody = JSON.stringify({ content: 'Only once' });
       const note = await postRaw(a.member.key, `/v1/leads/${lead.id}/notes`, 'note-1', noteBody);
       expectFresh(note);
@@ -135,10 +133,10 @@ describe('Idempotency-Key on creating POSTs', () => {
     });
 
     it('compares the path', async () => {
-      const lead = await createLead(t, a.admin.key);
+      const lead = await t.seed.lead(a.admin);
       const raw = JSON.stringify({ content: 'hello' });
       expectFresh(await postRaw(a.admin.key, `/v1/leads/${lead.id}/notes`, 'path-key', raw));
-      const otherLead = await createLead(t, a.admin.key);
+      const otherLead = await t.seed.lead(a.admin);
       expectError(
         await postRaw(a.admin.key, `/v1/leads/${otherLead.id}/notes`, 'path-key', raw),
         409,
@@ -217,7 +215,7 @@ describe('Idempotency-Key on creating POSTs', () => {
       const raw = JSON.stringify({ content: 'x' });
       const notFound = await postRaw(a.member.key, '/v1/leads/987654321/notes', 'note-key', raw);
       expectError(notFound, 404, 'NOT_FOUND');
-      const lead = await createLead(t, a.member.key);
+      const lead = await t.seed.lead(a.member);
       expectFresh(await postRaw(a.member.key, `/v1/leads/${lead.id}/notes`, 'note-key', raw));
 
       const badTask = await postRaw(
@@ -249,7 +247,7 @@ describe('Idempotency-Key on creating POSTs', () => {
     });
 
     it('scopes keys to the API key that sent them', async () => {
-      const secondKey = await makeKey(t, a.admin);
+      const secondKey = (await t.seed.apiKey(a.admin, CRM_SCOPES)).key;
       const body = leadBody();
       const one = await postLead(a.admin.key, 'shared-key', body);
       const two = await postLead(secondKey, 'shared-key', body);
@@ -285,7 +283,7 @@ describe('Idempotency-Key on creating POSTs', () => {
     });
 
     it('is ignored on routes that do not accept it', async () => {
-      const lead = await createLead(t, a.admin.key);
+      const lead = await t.seed.lead(a.admin);
       for (const name of ['One', 'Two']) {
         await api(t, a.admin.key)
           .patch(`/v1/leads/${lead.id}`)

@@ -1,23 +1,13 @@
-import type { Response, Test } from 'supertest';
+import type { Test } from 'supertest';
 import { HOUR } from '@app/platform';
-import { TestApp, uniqueEmail } from '../test-app';
-import { expectError } from '../envelope';
-
-/** 400 VALIDATION_FAILED whose `details.issues` are `{path, message}` rows naming exactly `paths`. */
-const expectValidation = (res: Response, paths: string[]): void => {
-  expectError(res, 400, 'VALIDATION_FAILED', { issues: expect.any(Array) });
-  const issues = res.body.error.details.issues as unknown[];
-  for (const issue of issues)
-    expect(issue).toEqual({ path: expect.any(String), message: expect.any(String) });
-  expect([...new Set(issues.map((issue) => (issue as { path: string }).path))].sort()).toEqual(
-    [...paths].sort(),
-  );
-};
-
-const expectUnauthenticated = (res: Response): void => {
-  expectError(res, 401, 'UNAUTHENTICATED');
-  expect(res.headers['www-authenticate']).toMatch(/^Bearer realm=/);
-};
+import {
+  expectError,
+  expectUnauthenticated,
+  expectValidationExactly,
+  postSignUp,
+  TestApp,
+  uniqueEmail,
+} from '../fixtures';
 
 const AT = new Date('2026-11-23T10:00:00.000Z');
 
@@ -66,7 +56,7 @@ describe('identity: sign-up, sign-in, sign-out, session', () => {
     });
 
     it("starts the new organization's plan active", async () => {
-      const admin = await t.signUp();
+      const admin = await postSignUp(t);
       const rows = await t.orm.em
         .fork()
         .getConnection()
@@ -77,8 +67,8 @@ describe('identity: sign-up, sign-in, sign-out, session', () => {
     });
 
     it('gives every sign-up its own organization', async () => {
-      const a = await t.signUp();
-      const b = await t.signUp();
+      const a = await postSignUp(t);
+      const b = await postSignUp(t);
       expect(a.organizationId).not.toBe(b.organizationId);
       const members = await t.http.get('/organization/members').auth(b.token, { type: 'bearer' }).expect(200);
       expect(members.body.data.map((m: { userId: string }) => m.userId)).toEqual([b.userId]);
@@ -86,7 +76,7 @@ describe('identity: sign-up, sign-in, sign-out, session', () => {
 
     it('refuses an email already registered, whatever its case, with 409 CONFLICT', async () => {
       const email = uniqueEmail('taken');
-      await t.signUp({ email });
+      await t.seed.organization({ email });
       const res = await t.http
         .post('/auth/sign-up')
         .send(signUpBody({ email: email.toUpperCase(), password: 'another password 2' }));
@@ -117,13 +107,13 @@ describe('identity: sign-up, sign-in, sign-out, session', () => {
 
     it('refuses the exact same email with 409 CONFLICT', async () => {
       const email = uniqueEmail('same');
-      await t.signUp({ email });
+      await t.seed.organization({ email });
       expectError(await t.http.post('/auth/sign-up').send(signUpBody({ email })), 409, 'CONFLICT');
     });
 
     it('refuses a password under 10 characters with 400 VALIDATION_FAILED naming password', async () => {
       const res = await t.http.post('/auth/sign-up').send(signUpBody({ password: '123456789' }));
-      expectValidation(res, ['password']);
+      expectValidationExactly(res, ['password']);
     });
 
     it('takes a password of exactly 10 characters', async () => {
@@ -135,12 +125,12 @@ describe('identity: sign-up, sign-in, sign-out, session', () => {
 
     it('names every missing field in details.issues', async () => {
       const res = await t.http.post('/auth/sign-up').send({});
-      expectValidation(res, ['organizationName', 'email', 'password', 'firstName', 'lastName']);
+      expectValidationExactly(res, ['organizationName', 'email', 'password', 'firstName', 'lastName']);
     });
 
     it('refuses a malformed email with 400 VALIDATION_FAILED naming email', async () => {
       const res = await t.http.post('/auth/sign-up').send(signUpBody({ email: 'not-an-email' }));
-      expectValidation(res, ['email']);
+      expectValidationExactly(res, ['email']);
     });
 
     it('refuses a body that is not sent as JSON with 400 BAD_REQUEST', async () => {
@@ -165,7 +155,7 @@ describe('identity: sign-up, sign-in, sign-out, session', () => {
   describe('POST /auth/sign-in', () => {
     it('opens a new session with the sign-up shape', async () => {
       t.clock.set(AT);
-      const admin = await t.signUp({ organizationName: 'Mar Realty', firstName: 'Rita', lastName: 'Reyes' });
+      const admin = await t.seed.organization({ name: 'Mar Realty', firstName: 'Rita', lastName: 'Reyes' });
       t.clock.advance(HOUR);
       const res = await t.http.post('/auth/sign-in').send({ email: admin.email, password: admin.password });
       expect(res.status).toBe(200);
@@ -183,7 +173,7 @@ describe('identity: sign-up, sign-in, sign-out, session', () => {
     });
 
     it('finds the person whatever the case of the email', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const res = await t.http
         .post('/auth/sign-in')
         .send({ email: admin.email.toUpperCase(), password: admin.password });
@@ -192,7 +182,7 @@ describe('identity: sign-up, sign-in, sign-out, session', () => {
     });
 
     it('answers an unknown email and a wrong password with the same 401', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const unknown = await t.http
         .post('/auth/sign-in')
         .send({ email: uniqueEmail('nobody'), password: admin.password });
@@ -208,13 +198,13 @@ describe('identity: sign-up, sign-in, sign-out, session', () => {
     });
 
     it('refuses a missing password with 400 VALIDATION_FAILED', async () => {
-      const admin = await t.signUp();
-      expectValidation(await t.http.post('/auth/sign-in').send({ email: admin.email }), ['password']);
+      const admin = await t.seed.organization();
+      expectValidationExactly(await t.http.post('/auth/sign-in').send({ email: admin.email }), ['password']);
     });
 
     it('reports the current role of an invited member', async () => {
-      const admin = await t.signUp();
-      const member = await t.addMember(admin, 'member');
+      const admin = await t.seed.organization();
+      const member = await t.seed.member(admin, 'member');
       const res = await t.http.post('/auth/sign-in').send({ email: member.email, password: member.password });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ role: 'member', organization: { id: admin.organizationId } });
@@ -223,7 +213,7 @@ describe('identity: sign-up, sign-in, sign-out, session', () => {
 
   describe('POST /auth/sign-out', () => {
     it('answers 204 and the token answers 401 afterwards', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const res = await t.http.post('/auth/sign-out').auth(admin.token, { type: 'bearer' });
       expect(res.status).toBe(204);
       expect(res.text).toBe('');
@@ -233,7 +223,7 @@ describe('identity: sign-up, sign-in, sign-out, session', () => {
     });
 
     it("ends only that session, not the person's other ones", async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const other = await t.http
         .post('/auth/sign-in')
         .send({ email: admin.email, password: admin.password })
@@ -244,7 +234,7 @@ describe('identity: sign-up, sign-in, sign-out, session', () => {
     });
 
     it('refuses a body, even {}, with 400 BAD_REQUEST and keeps the session', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const res = await t.http.post('/auth/sign-out').auth(admin.token, { type: 'bearer' }).send({});
       expectError(res, 400, 'BAD_REQUEST');
       await session(admin.token).expect(200);
@@ -257,8 +247,8 @@ describe('identity: sign-up, sign-in, sign-out, session', () => {
 
   describe('GET /auth/session', () => {
     it("answers a member's session with their role", async () => {
-      const admin = await t.signUp({ organizationName: 'Luna Estates' });
-      const member = await t.addMember(admin, 'member', 'Marco');
+      const admin = await t.seed.organization({ name: 'Luna Estates' });
+      const member = await t.seed.member(admin, 'member', 'Marco');
       const res = await session(member.token);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
@@ -272,7 +262,7 @@ describe('identity: sign-up, sign-in, sign-out, session', () => {
 
     it('ends the session 12 hours after it was opened, however much it is used', async () => {
       t.clock.set(AT);
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       t.clock.advance(6 * HOUR);
       await session(admin.token).expect(200);
       t.clock.advance(6 * HOUR - 1000);
@@ -334,7 +324,7 @@ describe('identity: sign-up, sign-in, sign-out, session', () => {
     it.each(routes)(
       '%s answers 401 without a credential, with garbage, or with an API-key-looking token',
       async (_, send) => {
-        await t.signUp();
+        await t.seed.organization();
         expectUnauthenticated(await send());
         expectUnauthenticated(await send('garbage'));
         expectUnauthenticated(await send(apiKeyLooking));
@@ -343,20 +333,20 @@ describe('identity: sign-up, sign-in, sign-out, session', () => {
     );
 
     it('refuses a session token sent with another scheme', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       expectUnauthenticated(await t.http.get('/auth/session').set('Authorization', `Basic ${admin.token}`));
       expectUnauthenticated(await t.http.get('/auth/session').set('Authorization', admin.token));
     });
 
     it('refuses a tampered session token', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const last = admin.token.slice(-1);
       const tampered = admin.token.slice(0, -1) + (last === 'a' ? 'b' : 'a');
       expectUnauthenticated(await session(tampered));
     });
 
     it('answers 401 for a session token on /v1', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       expectUnauthenticated(await t.http.get('/v1/me').auth(admin.token, { type: 'bearer' }));
     });
   });

@@ -1,18 +1,5 @@
-import type { Response } from 'supertest';
 import { DAY, HOUR } from '@app/platform';
-import { SignedIn, TestApp, uniqueEmail } from '../test-app';
-import { expectError } from '../envelope';
-
-/** 400 VALIDATION_FAILED whose `details.issues` are `{path, message}` rows naming exactly `paths`. */
-const expectValidation = (res: Response, paths: string[]): void => {
-  expectError(res, 400, 'VALIDATION_FAILED', { issues: expect.any(Array) });
-  const issues = res.body.error.details.issues as unknown[];
-  for (const issue of issues)
-    expect(issue).toEqual({ path: expect.any(String), message: expect.any(String) });
-  expect([...new Set(issues.map((issue) => (issue as { path: string }).path))].sort()).toEqual(
-    [...paths].sort(),
-  );
-};
+import { expectError, expectValidationExactly, SignedIn, TestApp, uniqueEmail } from '../fixtures';
 
 const AT = new Date('2026-11-23T10:00:00.000Z');
 
@@ -35,7 +22,7 @@ describe('identity: invitations', () => {
   describe('POST /organization/invitations', () => {
     it('answers 201 with the invitation, its one-time token and a 7-day expiry', async () => {
       t.clock.set(AT);
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const email = uniqueEmail('invitee');
       const res = await invite(admin, { email, role: 'member' });
       expect(res.status).toBe(201);
@@ -50,7 +37,7 @@ describe('identity: invitations', () => {
     });
 
     it('gives each invitation its own id and token', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const a = await invite(admin, { email: uniqueEmail('a'), role: 'member' }).expect(201);
       const b = await invite(admin, { email: uniqueEmail('b'), role: 'admin' }).expect(201);
       expect(a.body.id).not.toBe(b.body.id);
@@ -59,15 +46,15 @@ describe('identity: invitations', () => {
     });
 
     it('refuses a member with 403 ORG_ADMIN_REQUIRED', async () => {
-      const admin = await t.signUp();
-      const member = await t.addMember(admin, 'member');
+      const admin = await t.seed.organization();
+      const member = await t.seed.member(admin, 'member');
       const res = await invite(member, { email: uniqueEmail('x'), role: 'member' });
       expectError(res, 403, 'ORG_ADMIN_REQUIRED');
     });
 
     it('lets an invited admin invite in turn', async () => {
-      const admin = await t.signUp();
-      const second = await t.addMember(admin, 'admin');
+      const admin = await t.seed.organization();
+      const second = await t.seed.member(admin, 'admin');
       const res = await invite(second, { email: uniqueEmail('third'), role: 'member' });
       expect(res.status).toBe(201);
     });
@@ -81,24 +68,24 @@ describe('identity: invitations', () => {
     });
 
     it('refuses an email already registered, whatever its case, with 409 CONFLICT', async () => {
-      const admin = await t.signUp();
-      const other = await t.signUp();
+      const admin = await t.seed.organization();
+      const other = await t.seed.organization();
       expectError(await invite(admin, { email: other.email.toUpperCase(), role: 'member' }), 409, 'CONFLICT');
       expectError(await invite(admin, { email: admin.email, role: 'admin' }), 409, 'CONFLICT');
     });
 
     it('refuses a role outside admin/member and a malformed email with 400 VALIDATION_FAILED', async () => {
-      const admin = await t.signUp();
-      expectValidation(await invite(admin, { email: uniqueEmail('x'), role: 'owner' }), ['role']);
-      expectValidation(await invite(admin, { email: 'nope', role: 'member' }), ['email']);
-      expectValidation(await invite(admin, {}), ['email', 'role']);
+      const admin = await t.seed.organization();
+      expectValidationExactly(await invite(admin, { email: uniqueEmail('x'), role: 'owner' }), ['role']);
+      expectValidationExactly(await invite(admin, { email: 'nope', role: 'member' }), ['email']);
+      expectValidationExactly(await invite(admin, {}), ['email', 'role']);
     });
   });
 
   describe('POST /auth/accept-invitation', () => {
     it('creates the person in the agency with the invited role and signs them in', async () => {
       t.clock.set(AT);
-      const admin = await t.signUp({ organizationName: 'Brisa Homes' });
+      const admin = await t.seed.organization({ name: 'Brisa Homes' });
       const email = uniqueEmail('joiner');
       const invitation = await invite(admin, { email, role: 'member' }).expect(201);
       t.clock.advance(HOUR);
@@ -132,7 +119,7 @@ describe('identity: invitations', () => {
     });
 
     it('gives an admin invitation the admin role', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const invitation = await invite(admin, { email: uniqueEmail('boss'), role: 'admin' }).expect(201);
       const res = await accept(invitation.body.token);
       expect(res.status).toBe(201);
@@ -144,7 +131,7 @@ describe('identity: invitations', () => {
     });
 
     it('answers 410 GONE when the token is used again, and the first person keeps their account', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const email = uniqueEmail('once');
       const invitation = await invite(admin, { email, role: 'member' }).expect(201);
       const first = await accept(invitation.body.token).expect(201);
@@ -160,7 +147,7 @@ describe('identity: invitations', () => {
 
     it('answers 410 GONE to the loser when the token is used twice at the same time', async () => {
       for (let round = 0; round < 3; round++) {
-        const admin = await t.signUp();
+        const admin = await t.seed.organization();
         const invitation = await invite(admin, { email: uniqueEmail('race'), role: 'member' }).expect(201);
         const answers = await Promise.all([accept(invitation.body.token), accept(invitation.body.token)]);
         expect(answers.map((res) => res.status).sort()).toEqual([201, 410]);
@@ -175,7 +162,7 @@ describe('identity: invitations', () => {
 
     it('works until 7 days after it was sent', async () => {
       t.clock.set(AT);
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const invitation = await invite(admin, { email: uniqueEmail('late'), role: 'member' }).expect(201);
       t.clock.set(new Date(AT.getTime() + 7 * DAY - 1000));
       const res = await accept(invitation.body.token);
@@ -184,7 +171,7 @@ describe('identity: invitations', () => {
 
     it('answers 410 GONE from 7 days after it was sent, and creates nobody', async () => {
       t.clock.set(AT);
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const email = uniqueEmail('expired');
       const invitation = await invite(admin, { email, role: 'member' }).expect(201);
       // the admin's session would have ended by then; a fresh one lists members afterwards
@@ -205,15 +192,15 @@ describe('identity: invitations', () => {
     });
 
     it('answers 409 CONFLICT when the email was registered after the invitation was sent', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const email = uniqueEmail('raced');
       const invitation = await invite(admin, { email, role: 'member' }).expect(201);
-      await t.signUp({ email });
+      await t.seed.organization({ email });
       expectError(await accept(invitation.body.token), 409, 'CONFLICT');
     });
 
     it('answers 409 CONFLICT to a second invitation for a person who already joined', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const email = uniqueEmail('twice');
       const first = await invite(admin, { email, role: 'member' }).expect(201);
       const second = await invite(admin, { email, role: 'admin' }).expect(201);
@@ -224,14 +211,14 @@ describe('identity: invitations', () => {
     });
 
     it('refuses a password under 10 characters with 400 VALIDATION_FAILED and leaves the token usable', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const invitation = await invite(admin, { email: uniqueEmail('short'), role: 'member' }).expect(201);
-      expectValidation(await accept(invitation.body.token, { password: 'too short' }), ['password']);
+      expectValidationExactly(await accept(invitation.body.token, { password: 'too short' }), ['password']);
       await accept(invitation.body.token).expect(201);
     });
 
     it('names every missing field in details.issues', async () => {
-      expectValidation(await t.http.post('/auth/accept-invitation').send({}), [
+      expectValidationExactly(await t.http.post('/auth/accept-invitation').send({}), [
         'token',
         'password',
         'firstName',
@@ -240,13 +227,13 @@ describe('identity: invitations', () => {
     });
 
     it('refuses an unknown token with 401 UNAUTHENTICATED', async () => {
-      await t.signUp();
+      await t.seed.organization();
       const res = await accept('svc_inv_not-a-real-invitation-token');
       expectError(res, 401, 'UNAUTHENTICATED');
     });
 
     it('takes no session: the invitation token alone is enough', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const invitation = await invite(admin, { email: uniqueEmail('anon'), role: 'member' }).expect(201);
       const res = await t.http.post('/auth/accept-invitation').set('Authorization', 'Bearer garbage').send({
         token: invitation.body.token,

@@ -1,22 +1,11 @@
-import type { Response } from 'supertest';
-import { SignedIn, TestApp, uniqueEmail } from '../test-app';
-import { expectError } from '../envelope';
-
-/** 400 VALIDATION_FAILED whose `details.issues` are `{path, message}` rows naming exactly `paths`. */
-const expectValidation = (res: Response, paths: string[]): void => {
-  expectError(res, 400, 'VALIDATION_FAILED', { issues: expect.any(Array) });
-  const issues = res.body.error.details.issues as unknown[];
-  for (const issue of issues)
-    expect(issue).toEqual({ path: expect.any(String), message: expect.any(String) });
-  expect([...new Set(issues.map((issue) => (issue as { path: string }).path))].sort()).toEqual(
-    [...paths].sort(),
-  );
-};
-
-const expectUnauthenticated = (res: Response): void => {
-  expectError(res, 401, 'UNAUTHENTICATED');
-  expect(res.headers['www-authenticate']).toMatch(/^Bearer realm=/);
-};
+import {
+  expectError,
+  expectUnauthenticated,
+  expectValidationExactly,
+  SignedIn,
+  TestApp,
+  uniqueEmail,
+} from '../fixtures';
 
 interface Member {
   userId: string;
@@ -51,9 +40,9 @@ describe('identity: organization members', () => {
 
   describe('GET /organization/members', () => {
     it('lists every member of the agency with the spec fields, for admins and members alike', async () => {
-      const admin = await t.signUp({ firstName: 'Ana', lastName: 'Admin' });
-      const mia = await t.addMember(admin, 'member', 'Mia');
-      const bob = await t.addMember(admin, 'admin', 'Bob');
+      const admin = await t.seed.organization({ firstName: 'Ana', lastName: 'Admin' });
+      const mia = await t.seed.member(admin, 'member', 'Mia');
+      const bob = await t.seed.member(admin, 'admin', 'Bob');
       const expected: Member[] = [
         {
           userId: admin.userId,
@@ -91,10 +80,10 @@ describe('identity: organization members', () => {
     });
 
     it("never shows another agency's people", async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin);
-      const other = await t.signUp();
-      const otherMember = await t.addMember(other);
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin);
+      const other = await t.seed.organization();
+      const otherMember = await t.seed.member(other);
       const mine = (await list(mia).expect(200)).body.data as Member[];
       expect(mine.map((m) => m.userId).sort()).toEqual([admin.userId, mia.userId].sort());
       const theirs = (await list(other).expect(200)).body.data as Member[];
@@ -104,8 +93,8 @@ describe('identity: organization members', () => {
 
   describe('PATCH /organization/members/:userId', () => {
     it("changes a member's role and answers the Member", async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin, 'member', 'Mia');
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin, 'member', 'Mia');
       const res = await changeRole(admin, mia.userId, 'admin');
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
@@ -125,8 +114,8 @@ describe('identity: organization members', () => {
     });
 
     it("applies to the person's existing session on its next call", async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin);
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin);
       expectError(await invite(mia), 403, 'ORG_ADMIN_REQUIRED');
 
       await changeRole(admin, mia.userId, 'admin').expect(200);
@@ -139,9 +128,9 @@ describe('identity: organization members', () => {
     });
 
     it('refuses a member with 403 ORG_ADMIN_REQUIRED and changes nothing', async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin);
-      const leo = await t.addMember(admin, 'member', 'Leo');
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin);
+      const leo = await t.seed.member(admin, 'member', 'Leo');
       expectError(await changeRole(mia, mia.userId, 'admin'), 403, 'ORG_ADMIN_REQUIRED');
       expectError(await changeRole(mia, leo.userId, 'admin'), 403, 'ORG_ADMIN_REQUIRED');
       expectError(await changeRole(mia, admin.userId, 'member'), 403, 'ORG_ADMIN_REQUIRED');
@@ -151,8 +140,8 @@ describe('identity: organization members', () => {
     });
 
     it('refuses to demote the last admin with 409 CONFLICT', async () => {
-      const admin = await t.signUp();
-      await t.addMember(admin);
+      const admin = await t.seed.organization();
+      await t.seed.member(admin);
       expectError(await changeRole(admin, admin.userId, 'member'), 409, 'CONFLICT');
       expect(await roleOf(admin, admin.userId)).toBe('org:admin');
       // confirming the last admin as admin is no change and is allowed
@@ -160,8 +149,8 @@ describe('identity: organization members', () => {
     });
 
     it('lets one of two admins be demoted, then refuses the other', async () => {
-      const admin = await t.signUp();
-      const bob = await t.addMember(admin, 'admin', 'Bob');
+      const admin = await t.seed.organization();
+      const bob = await t.seed.member(admin, 'admin', 'Bob');
       expect((await changeRole(bob, admin.userId, 'member')).body.role).toBe('org:member');
       expectError(await changeRole(bob, bob.userId, 'member'), 409, 'CONFLICT');
       expect(await roleOf(bob, bob.userId)).toBe('org:admin');
@@ -169,8 +158,8 @@ describe('identity: organization members', () => {
 
     it('keeps one admin when two admins demote each other at the same time', async () => {
       for (let round = 0; round < 3; round++) {
-        const ana = await t.signUp();
-        const bob = await t.addMember(ana, 'admin', 'Bob');
+        const ana = await t.seed.organization();
+        const bob = await t.seed.member(ana, 'admin', 'Bob');
         const answers = await Promise.all([
           changeRole(bob, ana.userId, 'member'),
           changeRole(ana, bob.userId, 'member'),
@@ -189,9 +178,9 @@ describe('identity: organization members', () => {
     });
 
     it("answers 404 NOT_FOUND for another agency's person and an unknown id", async () => {
-      const admin = await t.signUp();
-      const other = await t.signUp();
-      const stranger = await t.addMember(other);
+      const admin = await t.seed.organization();
+      const other = await t.seed.organization();
+      const stranger = await t.seed.member(other);
       expectError(await changeRole(admin, stranger.userId, 'admin'), 404, 'NOT_FOUND');
       expectError(await changeRole(admin, other.userId, 'member'), 404, 'NOT_FOUND');
       expectError(await changeRole(admin, '0190b3c4-1111-7222-8333-444455556666', 'admin'), 404, 'NOT_FOUND');
@@ -200,24 +189,24 @@ describe('identity: organization members', () => {
     });
 
     it('refuses a non-uuid id with 400 VALIDATION_FAILED naming userId', async () => {
-      const admin = await t.signUp();
-      expectValidation(await changeRole(admin, 'not-a-uuid', 'admin'), ['userId']);
-      expectValidation(await changeRole(admin, '12345', 'admin'), ['userId']);
+      const admin = await t.seed.organization();
+      expectValidationExactly(await changeRole(admin, 'not-a-uuid', 'admin'), ['userId']);
+      expectValidationExactly(await changeRole(admin, '12345', 'admin'), ['userId']);
     });
 
     it('refuses a role outside admin/member with 400 VALIDATION_FAILED naming role', async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin);
-      expectValidation(await changeRole(admin, mia.userId, 'org:admin'), ['role']);
-      expectValidation(await changeRole(admin, mia.userId, undefined), ['role']);
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin);
+      expectValidationExactly(await changeRole(admin, mia.userId, 'org:admin'), ['role']);
+      expectValidationExactly(await changeRole(admin, mia.userId, undefined), ['role']);
       expect(await roleOf(admin, mia.userId)).toBe('org:member');
     });
   });
 
   describe('DELETE /organization/members/:userId', () => {
     it('answers 204; the person leaves the list, every session of theirs ends and they cannot sign in', async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin);
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin);
       const second = await t.http
         .post('/auth/sign-in')
         .send({ email: mia.email, password: mia.password })
@@ -240,18 +229,12 @@ describe('identity: organization members', () => {
     });
 
     it('takes the person out of every team', async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin, 'member', 'Mia');
-      const leo = await t.addMember(admin, 'member', 'Leo');
-      const createTeam = (name: string, memberIds: string[]) =>
-        t.http
-          .post('/organization/teams')
-          .auth(admin.token, { type: 'bearer' })
-          .send({ name, memberIds })
-          .expect(201);
-      const sales = (await createTeam('Sales', [mia.userId, leo.userId])).body;
-      const lettings = (await createTeam('Lettings', [mia.userId])).body;
-      const rentals = (await createTeam('Rentals', [leo.userId])).body;
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin, 'member', 'Mia');
+      const leo = await t.seed.member(admin, 'member', 'Leo');
+      const sales = await t.seed.team(admin, 'Sales', [mia.userId, leo.userId]);
+      const lettings = await t.seed.team(admin, 'Lettings', [mia.userId]);
+      const rentals = await t.seed.team(admin, 'Rentals', [leo.userId]);
 
       await remove(admin, mia.userId).expect(204);
 
@@ -265,17 +248,17 @@ describe('identity: organization members', () => {
     });
 
     it('answers 404 NOT_FOUND once the person has left', async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin);
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin);
       await remove(admin, mia.userId).expect(204);
       expectError(await remove(admin, mia.userId), 404, 'NOT_FOUND');
       expectError(await changeRole(admin, mia.userId, 'admin'), 404, 'NOT_FOUND');
     });
 
     it('refuses a member with 403 ORG_ADMIN_REQUIRED and keeps everyone', async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin);
-      const leo = await t.addMember(admin, 'member', 'Leo');
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin);
+      const leo = await t.seed.member(admin, 'member', 'Leo');
       expectError(await remove(mia, leo.userId), 403, 'ORG_ADMIN_REQUIRED');
       expectError(await remove(mia, admin.userId), 403, 'ORG_ADMIN_REQUIRED');
       expectError(await remove(mia, mia.userId), 403, 'ORG_ADMIN_REQUIRED');
@@ -284,16 +267,16 @@ describe('identity: organization members', () => {
     });
 
     it('refuses to remove the last admin with 409 CONFLICT', async () => {
-      const admin = await t.signUp();
-      await t.addMember(admin);
+      const admin = await t.seed.organization();
+      await t.seed.member(admin);
       expectError(await remove(admin, admin.userId), 409, 'CONFLICT');
       await session(admin).expect(200);
       expect(await roleOf(admin, admin.userId)).toBe('org:admin');
     });
 
     it('lets an admin leave when another admin remains, ending their own session', async () => {
-      const admin = await t.signUp();
-      const bob = await t.addMember(admin, 'admin', 'Bob');
+      const admin = await t.seed.organization();
+      const bob = await t.seed.member(admin, 'admin', 'Bob');
       await remove(admin, admin.userId).expect(204);
       expectUnauthenticated(await session(admin));
       const members = (await list(bob).expect(200)).body.data as Member[];
@@ -303,9 +286,9 @@ describe('identity: organization members', () => {
 
     it('keeps one admin when two admins remove each other at the same time', async () => {
       for (let round = 0; round < 3; round++) {
-        const ana = await t.signUp();
-        const bob = await t.addMember(ana, 'admin', 'Bob');
-        const mia = await t.addMember(ana, 'member');
+        const ana = await t.seed.organization();
+        const bob = await t.seed.member(ana, 'admin', 'Bob');
+        const mia = await t.seed.member(ana, 'member');
         const answers = await Promise.all([remove(bob, ana.userId), remove(ana, bob.userId)]);
         // the loser is refused: 409 if its call got in before the other removal ended, else 401
         expect(answers.filter((res) => res.status === 204)).toHaveLength(1);
@@ -316,9 +299,9 @@ describe('identity: organization members', () => {
     });
 
     it("answers 404 NOT_FOUND for another agency's person and leaves them be", async () => {
-      const admin = await t.signUp();
-      const other = await t.signUp();
-      const stranger = await t.addMember(other);
+      const admin = await t.seed.organization();
+      const other = await t.seed.organization();
+      const stranger = await t.seed.member(other);
       expectError(await remove(admin, stranger.userId), 404, 'NOT_FOUND');
       expectError(await remove(admin, other.userId), 404, 'NOT_FOUND');
       await session(stranger).expect(200);
@@ -326,8 +309,8 @@ describe('identity: organization members', () => {
     });
 
     it('refuses a non-uuid id with 400 VALIDATION_FAILED naming userId', async () => {
-      const admin = await t.signUp();
-      expectValidation(await remove(admin, 'me'), ['userId']);
+      const admin = await t.seed.organization();
+      expectValidationExactly(await remove(admin, 'me'), ['userId']);
     });
   });
 });

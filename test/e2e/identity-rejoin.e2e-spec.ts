@@ -1,5 +1,4 @@
-import { asKey, asSession, createKey, keyRow } from '../api-keys.fixtures';
-import { TestApp } from '../test-app';
+import { asKey, asSession, keyRow, TestApp } from '../fixtures';
 
 describe('a person who left and is invited back', () => {
   let t: TestApp;
@@ -10,9 +9,9 @@ describe('a person who left and is invited back', () => {
   beforeEach(() => t.resetRows());
 
   const setUp = async () => {
-    const admin = await t.signUp();
-    const member = await t.addMember(admin);
-    const oldKey = await createKey(t, member, { scopes: ['crm:read'] });
+    const admin = await t.seed.organization();
+    const member = await t.seed.member(admin);
+    const oldKey = await t.seed.apiKey(member, { scopes: ['crm:read'] });
     await asSession(t.http.delete(`/organization/members/${member.userId}`), admin).expect(204);
     return { admin, member, oldKey };
   };
@@ -60,14 +59,14 @@ describe('a person who left and is invited back', () => {
     expect(await keyRow(t, admin, oldKey.id)).toMatchObject({ ownerState: 'left' });
 
     const back = { ...member, token: joined.body.token };
-    const newKey = await createKey(t, back, { scopes: ['crm:read'] });
+    const newKey = await t.seed.apiKey(back, { scopes: ['crm:read'] });
     await asKey(t.http.get('/v1/me'), newKey.key).expect(200);
     expect(await keyRow(t, admin, newKey.id)).toMatchObject({ ownerState: 'member' });
   });
 
   it('still refuses an invitation for someone who is in an agency', async () => {
-    const admin = await t.signUp();
-    const other = await t.signUp();
+    const admin = await t.seed.organization();
+    const other = await t.seed.organization();
     const res = await asSession(t.http.post('/organization/invitations'), admin)
       .send({ email: other.email, role: 'member' })
       .expect(409);

@@ -1,18 +1,5 @@
-import type { Response } from 'supertest';
 import { HOUR } from '@app/platform';
-import { SignedIn, TestApp } from '../test-app';
-import { expectError } from '../envelope';
-
-/** 400 VALIDATION_FAILED whose `details.issues` are `{path, message}` rows naming exactly `paths`. */
-const expectValidation = (res: Response, paths: string[]): void => {
-  expectError(res, 400, 'VALIDATION_FAILED', { issues: expect.any(Array) });
-  const issues = res.body.error.details.issues as unknown[];
-  for (const issue of issues)
-    expect(issue).toEqual({ path: expect.any(String), message: expect.any(String) });
-  expect([...new Set(issues.map((issue) => (issue as { path: string }).path))].sort()).toEqual(
-    [...paths].sort(),
-  );
-};
+import { expectError, expectValidationExactly, SignedIn, TestApp } from '../fixtures';
 
 const AT = new Date('2026-11-23T10:00:00.000Z');
 const UNKNOWN_ID = '0190b3c4-1111-7222-8333-444455556666';
@@ -58,8 +45,8 @@ describe('identity: teams and tags', () => {
     const teamsOf = async (by: SignedIn): Promise<Team[]> => (await listTeams(by).expect(200)).body.data;
 
     it('lets an admin create a team with members and a color, and lists it', async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin, 'member', 'Mia');
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin, 'member', 'Mia');
       const res = await createTeam(admin, {
         name: 'Sales',
         color: '#1E88E5',
@@ -81,24 +68,24 @@ describe('identity: teams and tags', () => {
     });
 
     it('creates a team with only a name: no color, no members', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const res = await createTeam(admin, { name: 'Lettings' });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ name: 'Lettings', color: null, memberIds: [], memberCount: 0 });
     });
 
     it('counts a person listed twice once', async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin);
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin);
       const res = await createTeam(admin, { name: 'Sales', memberIds: [mia.userId, mia.userId] });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ memberIds: [mia.userId], memberCount: 1 });
     });
 
     it('renames a team and changes its members and color', async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin, 'member', 'Mia');
-      const leo = await t.addMember(admin, 'member', 'Leo');
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin, 'member', 'Mia');
+      const leo = await t.seed.member(admin, 'member', 'Leo');
       const team = (
         await createTeam(admin, { name: 'Sales', color: '#1E88E5', memberIds: [mia.userId] }).expect(201)
       ).body as Team;
@@ -130,7 +117,7 @@ describe('identity: teams and tags', () => {
 
     it('archives a team: answered with archivedAt, left out of the list, no longer changeable', async () => {
       t.clock.set(AT);
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const sales = (await createTeam(admin, { name: 'Sales' }).expect(201)).body as Team;
       const lettings = (await createTeam(admin, { name: 'Lettings' }).expect(201)).body as Team;
       t.clock.advance(HOUR);
@@ -149,8 +136,8 @@ describe('identity: teams and tags', () => {
     });
 
     it('lets a member list teams but refuses their writes with 403 ORG_ADMIN_REQUIRED', async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin);
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin);
       const team = (await createTeam(admin, { name: 'Sales', memberIds: [mia.userId] }).expect(201))
         .body as Team;
 
@@ -165,30 +152,32 @@ describe('identity: teams and tags', () => {
     });
 
     it('refuses memberIds that are not members of the agency with 400 VALIDATION_FAILED naming each', async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin);
-      const other = await t.signUp();
-      const stranger = await t.addMember(other);
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin);
+      const other = await t.seed.organization();
+      const stranger = await t.seed.member(other);
 
       const res = await createTeam(admin, {
         name: 'Sales',
         memberIds: [mia.userId, stranger.userId, UNKNOWN_ID],
       });
-      expectValidation(res, ['memberIds.1', 'memberIds.2']);
-      expectValidation(await createTeam(admin, { name: 'Sales', memberIds: [other.userId] }), [
+      expectValidationExactly(res, ['memberIds.1', 'memberIds.2']);
+      expectValidationExactly(await createTeam(admin, { name: 'Sales', memberIds: [other.userId] }), [
         'memberIds.0',
       ]);
       expect(await teamsOf(admin)).toEqual([]);
 
       const team = (await createTeam(admin, { name: 'Sales', memberIds: [mia.userId] }).expect(201))
         .body as Team;
-      expectValidation(await changeTeam(admin, team.id, { memberIds: [stranger.userId] }), ['memberIds.0']);
+      expectValidationExactly(await changeTeam(admin, team.id, { memberIds: [stranger.userId] }), [
+        'memberIds.0',
+      ]);
       expect((await teamsOf(admin))[0].memberIds).toEqual([mia.userId]);
     });
 
     it('takes member ids in upper case and answers them as the member list does', async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin);
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin);
       const res = await createTeam(admin, { name: 'Sales', memberIds: [mia.userId.toUpperCase()] });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ memberIds: [mia.userId], memberCount: 1 });
@@ -200,34 +189,40 @@ describe('identity: teams and tags', () => {
     });
 
     it('refuses a person who has left the agency as a team member', async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin);
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin);
       await t.http
         .delete(`/organization/members/${mia.userId}`)
         .auth(admin.token, { type: 'bearer' })
         .expect(204);
-      expectValidation(await createTeam(admin, { name: 'Sales', memberIds: [mia.userId] }), ['memberIds.0']);
+      expectValidationExactly(await createTeam(admin, { name: 'Sales', memberIds: [mia.userId] }), [
+        'memberIds.0',
+      ]);
     });
 
     it('refuses malformed fields with 400 VALIDATION_FAILED', async () => {
-      const admin = await t.signUp();
-      expectValidation(await createTeam(admin, {}), ['name']);
-      expectValidation(await createTeam(admin, { name: '' }), ['name']);
-      expectValidation(await createTeam(admin, { name: 'x'.repeat(81) }), ['name']);
-      expectValidation(await createTeam(admin, { name: 'Sales', color: 'blue' }), ['color']);
-      expectValidation(await createTeam(admin, { name: 'Sales', color: '#12345' }), ['color']);
-      expectValidation(await createTeam(admin, { name: 'Sales', memberIds: ['not-a-uuid'] }), ['memberIds']);
-      expectValidation(await createTeam(admin, { name: 'Sales', memberIds: 'not-an-array' }), ['memberIds']);
+      const admin = await t.seed.organization();
+      expectValidationExactly(await createTeam(admin, {}), ['name']);
+      expectValidationExactly(await createTeam(admin, { name: '' }), ['name']);
+      expectValidationExactly(await createTeam(admin, { name: 'x'.repeat(81) }), ['name']);
+      expectValidationExactly(await createTeam(admin, { name: 'Sales', color: 'blue' }), ['color']);
+      expectValidationExactly(await createTeam(admin, { name: 'Sales', color: '#12345' }), ['color']);
+      expectValidationExactly(await createTeam(admin, { name: 'Sales', memberIds: ['not-a-uuid'] }), [
+        'memberIds',
+      ]);
+      expectValidationExactly(await createTeam(admin, { name: 'Sales', memberIds: 'not-an-array' }), [
+        'memberIds',
+      ]);
       const team = (await createTeam(admin, { name: 'Sales' }).expect(201)).body as Team;
-      expectValidation(await changeTeam(admin, team.id, { color: 'red' }), ['color']);
-      expectValidation(await changeTeam(admin, team.id, { name: '' }), ['name']);
-      expectValidation(await changeTeam(admin, team.id, { name: null }), ['name']);
+      expectValidationExactly(await changeTeam(admin, team.id, { color: 'red' }), ['color']);
+      expectValidationExactly(await changeTeam(admin, team.id, { name: '' }), ['name']);
+      expectValidationExactly(await changeTeam(admin, team.id, { name: null }), ['name']);
       expect(await teamsOf(admin)).toEqual([team]);
     });
 
     it("answers 404 NOT_FOUND for another agency's team and an unknown id, and leaves the team be", async () => {
-      const admin = await t.signUp();
-      const other = await t.signUp();
+      const admin = await t.seed.organization();
+      const other = await t.seed.organization();
       const theirs = (await createTeam(other, { name: 'Theirs' }).expect(201)).body as Team;
 
       expectError(await changeTeam(admin, theirs.id, { name: 'Mine now' }), 404, 'NOT_FOUND');
@@ -239,9 +234,9 @@ describe('identity: teams and tags', () => {
     });
 
     it('refuses a non-uuid team id with 400 VALIDATION_FAILED naming teamId', async () => {
-      const admin = await t.signUp();
-      expectValidation(await changeTeam(admin, 'sales', { name: 'x' }), ['teamId']);
-      expectValidation(await archiveTeam(admin, '42'), ['teamId']);
+      const admin = await t.seed.organization();
+      expectValidationExactly(await changeTeam(admin, 'sales', { name: 'x' }), ['teamId']);
+      expectValidationExactly(await archiveTeam(admin, '42'), ['teamId']);
     });
   });
 
@@ -259,8 +254,8 @@ describe('identity: teams and tags', () => {
 
     it('lets any member create a tag and answers the full Tag row', async () => {
       t.clock.set(AT);
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin);
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin);
       const res = await createTag(mia, { name: 'Hot buyer', color: '#FF5722' });
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
@@ -285,7 +280,7 @@ describe('identity: teams and tags', () => {
     });
 
     it('gives a tag created without a color a hex color', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const res = await createTag(admin, { name: 'VIP' });
       expect(res.status).toBe(201);
       expect(res.body.color).toMatch(HEX);
@@ -293,8 +288,8 @@ describe('identity: teams and tags', () => {
 
     it('lets the creator rename and recolor their tag', async () => {
       t.clock.set(AT);
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin);
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin);
       const tag = (await createTag(mia, { name: 'Hot', color: '#FF5722' }).expect(201)).body as Tag;
       t.clock.advance(HOUR);
       const res = await changeTag(mia, tag.id, { name: 'Very hot', color: '#D84315' });
@@ -309,8 +304,8 @@ describe('identity: teams and tags', () => {
     });
 
     it("lets an admin rename and archive a member's tag", async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin);
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin);
       const tag = (await createTag(mia, { name: 'Hot' }).expect(201)).body as Tag;
       const renamed = await changeTag(admin, tag.id, { name: 'Warm' });
       expect(renamed.status).toBe(200);
@@ -321,9 +316,9 @@ describe('identity: teams and tags', () => {
     });
 
     it("refuses a member on another person's tag with 403 FORBIDDEN and changes nothing", async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin, 'member', 'Mia');
-      const leo = await t.addMember(admin, 'member', 'Leo');
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin, 'member', 'Mia');
+      const leo = await t.seed.member(admin, 'member', 'Leo');
       const miaTag = (await createTag(mia, { name: 'Mia tag' }).expect(201)).body as Tag;
       const adminTag = (await createTag(admin, { name: 'Admin tag' }).expect(201)).body as Tag;
 
@@ -338,8 +333,8 @@ describe('identity: teams and tags', () => {
     });
 
     it('lets a member archive their own tag', async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin);
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin);
       const tag = (await createTag(mia, { name: 'Mine' }).expect(201)).body as Tag;
       const res = await archiveTag(mia, tag.id);
       expect(res.status).toBe(200);
@@ -347,8 +342,8 @@ describe('identity: teams and tags', () => {
     });
 
     it('refuses a second live tag with the same name, whatever its case, with 409 CONFLICT', async () => {
-      const admin = await t.signUp();
-      const mia = await t.addMember(admin);
+      const admin = await t.seed.organization();
+      const mia = await t.seed.member(admin);
       const vip = (await createTag(admin, { name: 'VIP' }).expect(201)).body as Tag;
       expectError(await createTag(mia, { name: 'VIP' }), 409, 'CONFLICT');
       expectError(await createTag(admin, { name: 'vip' }), 409, 'CONFLICT');
@@ -362,7 +357,7 @@ describe('identity: teams and tags', () => {
     });
 
     it('frees the name of an archived tag', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const old = (await createTag(admin, { name: 'VIP' }).expect(201)).body as Tag;
       await archiveTag(admin, old.id).expect(200);
       const res = await createTag(admin, { name: 'VIP' });
@@ -371,14 +366,14 @@ describe('identity: teams and tags', () => {
     });
 
     it('lets two agencies use the same tag name', async () => {
-      const admin = await t.signUp();
-      const other = await t.signUp();
+      const admin = await t.seed.organization();
+      const other = await t.seed.organization();
       await createTag(admin, { name: 'VIP' }).expect(201);
       expect((await createTag(other, { name: 'VIP' })).status).toBe(201);
     });
 
     it('leaves archived tags out unless includeArchived=true', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const live = (await createTag(admin, { name: 'Live' }).expect(201)).body as Tag;
       const gone = (await createTag(admin, { name: 'Gone' }).expect(201)).body as Tag;
       const archived = (await archiveTag(admin, gone.id).expect(200)).body as Tag;
@@ -389,11 +384,11 @@ describe('identity: teams and tags', () => {
       expect(all).toHaveLength(2);
       expect(all).toEqual(expect.arrayContaining([live, archived]));
 
-      expectValidation(await listTags(admin, '?includeArchived=yes'), ['includeArchived']);
+      expectValidationExactly(await listTags(admin, '?includeArchived=yes'), ['includeArchived']);
     });
 
     it('answers 404 NOT_FOUND for an archived tag', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const tag = (await createTag(admin, { name: 'Gone' }).expect(201)).body as Tag;
       await archiveTag(admin, tag.id).expect(200);
       expectError(await changeTag(admin, tag.id, { name: 'Back' }), 404, 'NOT_FOUND');
@@ -401,8 +396,8 @@ describe('identity: teams and tags', () => {
     });
 
     it("answers 404 NOT_FOUND for another agency's tag and an unknown id, and leaves the tag be", async () => {
-      const admin = await t.signUp();
-      const other = await t.signUp();
+      const admin = await t.seed.organization();
+      const other = await t.seed.organization();
       const theirs = (await createTag(other, { name: 'Theirs' }).expect(201)).body as Tag;
       expectError(await changeTag(admin, theirs.id, { name: 'Mine' }), 404, 'NOT_FOUND');
       expectError(await archiveTag(admin, theirs.id), 404, 'NOT_FOUND');
@@ -413,31 +408,31 @@ describe('identity: teams and tags', () => {
     });
 
     it('refuses a bad color with 400 VALIDATION_FAILED naming color', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       for (const color of ['red', '#FFF', '#GGGGGG', '1E88E5', '#1E88E5FF', 12]) {
-        expectValidation(await createTag(admin, { name: `Tag ${color}`, color }), ['color']);
+        expectValidationExactly(await createTag(admin, { name: `Tag ${color}`, color }), ['color']);
       }
       const tag = (await createTag(admin, { name: 'Ok' }).expect(201)).body as Tag;
-      expectValidation(await changeTag(admin, tag.id, { color: 'blue' }), ['color']);
-      expectValidation(await changeTag(admin, tag.id, { color: null }), ['color']);
+      expectValidationExactly(await changeTag(admin, tag.id, { color: 'blue' }), ['color']);
+      expectValidationExactly(await changeTag(admin, tag.id, { color: null }), ['color']);
       expect(await tagsOf(admin)).toEqual([tag]);
     });
 
     it('refuses a missing, empty or over-long name with 400 VALIDATION_FAILED naming name', async () => {
-      const admin = await t.signUp();
-      expectValidation(await createTag(admin, {}), ['name']);
-      expectValidation(await createTag(admin, { name: '' }), ['name']);
-      expectValidation(await createTag(admin, { name: 'x'.repeat(51) }), ['name']);
+      const admin = await t.seed.organization();
+      expectValidationExactly(await createTag(admin, {}), ['name']);
+      expectValidationExactly(await createTag(admin, { name: '' }), ['name']);
+      expectValidationExactly(await createTag(admin, { name: 'x'.repeat(51) }), ['name']);
       const tag = (await createTag(admin, { name: 'x'.repeat(50) }).expect(201)).body as Tag;
-      expectValidation(await changeTag(admin, tag.id, { name: null }), ['name']);
-      expectValidation(await changeTag(admin, tag.id, { name: 'y'.repeat(51) }), ['name']);
+      expectValidationExactly(await changeTag(admin, tag.id, { name: null }), ['name']);
+      expectValidationExactly(await changeTag(admin, tag.id, { name: 'y'.repeat(51) }), ['name']);
       expect(await tagsOf(admin)).toEqual([tag]);
     });
 
     it('refuses a non-uuid tag id with 400 VALIDATION_FAILED naming tagId', async () => {
-      const admin = await t.signUp();
-      expectValidation(await changeTag(admin, 'vip', { name: 'x' }), ['tagId']);
-      expectValidation(await archiveTag(admin, '1'), ['tagId']);
+      const admin = await t.seed.organization();
+      expectValidationExactly(await changeTag(admin, 'vip', { name: 'x' }), ['tagId']);
+      expectValidationExactly(await archiveTag(admin, '1'), ['tagId']);
     });
   });
 });

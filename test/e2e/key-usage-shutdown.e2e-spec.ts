@@ -1,13 +1,12 @@
 import { Client } from 'pg';
-import { asKey, createKey } from '../api-keys.fixtures';
-import { TestApp } from '../test-app';
+import { asKey, TestApp } from '../fixtures';
 
 describe('key usage on shutdown', () => {
   it('is written when the API stops, not lost with the last batch', async () => {
     const t = await TestApp.start();
     await t.resetRows();
-    const admin = await t.signUp();
-    const key = await createKey(t, admin, { scopes: ['crm:read'] });
+    const admin = await t.seed.organization();
+    const key = await t.seed.apiKey(admin, { scopes: ['crm:read'] });
     await asKey(t.http.get('/v1/me'), key.key).set('User-Agent', 'shutdown-test').expect(200);
     await asKey(t.http.get('/v1/me'), key.key).expect(200);
     await t.stop(); // no explicit flush: the batch is still in memory here

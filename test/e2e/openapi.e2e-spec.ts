@@ -1,6 +1,6 @@
 import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { TIMELINE_TYPES } from '@app/crm';
-import { TestApp } from '../test-app';
+import { TestApp } from '../fixtures';
 
 /**
  * The served `/v1/openapi.json` is complete: every operation names its scopes, its success answer

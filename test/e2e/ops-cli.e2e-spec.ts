@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { MIGRATIONS } from '@migrations';
 import { childEnv, ownStderr, run } from '../child-process';
-import { TestApp } from '../test-app';
+import { TestApp } from '../fixtures';
 
 /** The real `npm run ops` script, as an operator types it, against the run's database. */
 const ops = (args: string[], databaseUrl = process.env.DATABASE_URL) =>
@@ -58,7 +58,7 @@ describe('npm run ops', () => {
   });
 
   it('plan --inactive / --active switches the plan and prints one JSON object', async () => {
-    const { organizationId } = await t.signUp();
+    const { organizationId } = await t.seed.organization();
     const off = await ops(['plan', '--org', organizationId, '--inactive', '--json']);
     expect(off.status).toBe(0);
     expect(JSON.parse(off.stdout)).toMatchObject({ id: organizationId, planActive: false, disabled: false });
@@ -71,7 +71,7 @@ describe('npm run ops', () => {
   });
 
   it('org --disable / --enable switches the organization', async () => {
-    const { organizationId } = await t.signUp();
+    const { organizationId } = await t.seed.organization();
     const disabled = await ops(['org', '--org', organizationId, '--disable', '--json']);
     expect(disabled.status).toBe(0);
     expect(JSON.parse(disabled.stdout)).toMatchObject({ id: organizationId, disabled: true });

@@ -1,6 +1,5 @@
-import { asKey, createKey } from '../api-keys.fixtures';
+import { asKey, TestApp } from '../fixtures';
 import { childEnv, run } from '../child-process';
-import { TestApp } from '../test-app';
 
 const ops = (args: string[]) =>
   run(
@@ -18,8 +17,8 @@ describe('npm run ops: key-rate and seed:demo', () => {
   beforeEach(() => t.resetRows());
 
   it('key-rate raises a key’s per-minute limit and the windows scale with it', async () => {
-    const admin = await t.signUp();
-    const key = await createKey(t, admin, { scopes: ['crm:read'] });
+    const admin = await t.seed.organization();
+    const key = await t.seed.apiKey(admin, { scopes: ['crm:read'] });
     const res = await ops(['key-rate', '--key', key.id, '--per-minute', '240', '--json']);
     expect(res.status).toBe(0);
     expect(JSON.parse(res.stdout)).toEqual({ id: key.id, rateLimitPerMinute: 240 });

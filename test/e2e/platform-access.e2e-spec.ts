@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import type { Response } from 'supertest';
 import type Test from 'supertest/lib/test';
 import { CurrentPrincipal, Principal, RequireScopes, Session } from '@app/platform';
-import { ProbeApp } from '../probe-app';
+import { TestApp } from '../fixtures';
 
 const WWW_AUTHENTICATE = 'Bearer realm="estate-agency-api"';
 const FAKE_API_KEY = `svc_pk_${'Ab3'.repeat(10)}Zz`;
@@ -42,22 +42,17 @@ class BareController {
 }
 
 describe('access: fail closed, one credential kind per route family', () => {
-  let p: ProbeApp;
+  let p: TestApp;
   let session: string;
   let crmKey: string;
   let propertiesKey: string;
 
   beforeAll(async () => {
-    p = await ProbeApp.start([AccessProbeController, BareController]);
-    session = await p.sessionToken();
-    const makeKey = async (scopes: string[]) => {
-      const res = await p.http
-        .post('/api-keys')
-        .auth(session, { type: 'bearer' })
-        .send({ name: `probe ${scopes.join(' ')}`, scopes });
-      if (res.status !== 201) throw new Error(`key not created: ${res.status} ${JSON.stringify(res.body)}`);
-      return res.body.key as string;
-    };
+    p = await TestApp.start({ controllers: [AccessProbeController, BareController] });
+    const admin = await p.seed.organization({ name: 'Probe Agency', firstName: 'Pia', lastName: 'Probe' });
+    session = admin.token;
+    const makeKey = async (scopes: string[]) =>
+      (await p.seed.apiKey(admin, { name: `probe ${scopes.join(' ')}`, scopes })).key;
     crmKey = await makeKey(['crm:read']);
     propertiesKey = await makeKey(['properties:read']);
   });

@@ -4,7 +4,7 @@ import { request as httpRequest, Server } from 'node:http';
 import { Controller, Get, Post } from '@nestjs/common';
 import type { Response } from 'supertest';
 import { DependencyUnavailableError, Public } from '@app/platform';
-import { ProbeApp } from '../probe-app';
+import { TestApp } from '../fixtures';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FIVE_MB = 5 * 1024 * 1024;
@@ -40,16 +40,16 @@ const envelope = (res: Response, code: string, status: number) => ({
 });
 
 describe('the HTTP pipeline', () => {
-  let p: ProbeApp;
+  let p: TestApp;
   let token: string;
   let port: number;
 
   beforeAll(async () => {
-    p = await ProbeApp.start([FailingController]);
+    p = await TestApp.start({ controllers: [FailingController] });
     const server = p.app.getHttpServer() as Server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
-    token = await p.sessionToken();
+    token = (await p.seed.organization({ name: 'Probe Agency', firstName: 'Pia', lastName: 'Probe' })).token;
   });
   afterAll(() => p.stop());
 
@@ -256,7 +256,8 @@ describe('the HTTP pipeline', () => {
     });
 
     it('answers a route that takes no body when none is sent', async () => {
-      const own = await p.sessionToken();
+      const own = (await p.seed.organization({ name: 'Probe Agency', firstName: 'Pia', lastName: 'Probe' }))
+        .token;
       await p.http.post('/auth/sign-out').auth(own, { type: 'bearer' }).expect(204);
     });
   });

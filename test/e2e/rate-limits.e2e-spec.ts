@@ -1,7 +1,6 @@
 import type { Response } from 'supertest';
 import { ApiKeyMaintenanceService } from '@app/identity';
-import { asKey, createKey, expectError, organizations } from '../api-keys.fixtures';
-import { TestApp } from '../test-app';
+import { asKey, expectError, TestApp } from '../fixtures';
 
 const MINUTE = 60 * 1000;
 /** 5 seconds into a fresh hour (so into fresh one-minute and ten-minute windows too). */
@@ -32,15 +31,15 @@ describe('rate limits on /v1', () => {
   const me = (secret: string) => asKey(t.http.get('/v1/me'), secret);
   /** A key whose per-minute limit an operator has set to `perMinute`. */
   const keyLimitedTo = async (perMinute: number, scopes = ['crm:read']) => {
-    const admin = await t.signUp();
-    const created = await createKey(t, admin, { scopes });
+    const admin = await t.seed.organization();
+    const created = await t.seed.apiKey(admin, { scopes });
     await t.get(ApiKeyMaintenanceService).setRateLimit(created.id, perMinute);
     return { admin, ...created };
   };
 
   it('sends the three windows’ limits and what remains of them on every answer to a key', async () => {
-    const admin = await t.signUp();
-    const created = await createKey(t, admin);
+    const admin = await t.seed.organization();
+    const created = await t.seed.apiKey(admin);
     t.clock.set(T0);
     const answers = [await me(created.key), await me(created.key), await me(created.key)];
     answers.forEach((res, i) => {
@@ -101,7 +100,7 @@ describe('rate limits on /v1', () => {
 
   it('counts per key: the owner’s other key is not limited by the first', async () => {
     const key = await keyLimitedTo(1);
-    const other = await createKey(t, key.admin);
+    const other = await t.seed.apiKey(key.admin);
     t.clock.set(T0);
     await me(key.key).expect(200);
     expectError(await me(key.key), 429, 'RATE_LIMITED');
@@ -159,7 +158,7 @@ describe('rate limits on /v1', () => {
 
   it('comes after the key rules: refused calls neither spend the budget nor turn into 429', async () => {
     const key = await keyLimitedTo(1, ['crm:read', 'crm:write']);
-    await organizations(t).setPlan(key.admin.organizationId, false);
+    await t.seed.plan(key.admin.organizationId, false);
     t.clock.set(T0);
     const bulk = () =>
       asKey(t.http.post('/v1/leads/status'), key.key).send({ leadIds: [], crmStatus: 'lead' });
@@ -171,7 +170,7 @@ describe('rate limits on /v1', () => {
         'API_KEY_ORIGIN_NOT_ALLOWED',
       );
     }
-    await organizations(t).setPlan(key.admin.organizationId, true);
+    await t.seed.plan(key.admin.organizationId, true);
     await bulk().expect(200);
     await me(key.key).expect(200);
   });

@@ -1,8 +1,6 @@
 import { Controller, Get, Post } from '@nestjs/common';
 import { RequireScopes, SharedRateLimit } from '@app/platform';
-import { asKey, asSession, createKey, sql } from '../api-keys.fixtures';
-import { ProbeApp } from '../probe-app';
-import { TestApp } from '../test-app';
+import { asKey, asSession, SignedIn, sql, TestApp } from '../fixtures';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -10,8 +8,8 @@ describe('two API processes sharing Redis', () => {
   let one: TestApp;
   let two: TestApp;
   beforeAll(async () => {
-    one = await TestApp.start({ REDIS_URL });
-    two = await TestApp.start({ REDIS_URL });
+    one = await TestApp.start({ env: { REDIS_URL } });
+    two = await TestApp.start({ env: { REDIS_URL } });
   });
   afterAll(async () => {
     await one.stop();
@@ -23,8 +21,8 @@ describe('two API processes sharing Redis', () => {
   });
 
   it('count one budget per key and endpoint across both processes', async () => {
-    const admin = await one.signUp();
-    const key = await createKey(one, admin, { scopes: ['crm:read'] });
+    const admin = await one.seed.organization();
+    const key = await one.seed.apiKey(admin, ['crm:read']);
     await sql(one, 'update api_keys set rate_limit_per_minute = 2 where id = ?', [key.id]);
     await asKey(one.http.get('/v1/me'), key.key).expect(200);
     const second = await asKey(two.http.get('/v1/me'), key.key).expect(200);
@@ -35,8 +33,8 @@ describe('two API processes sharing Redis', () => {
   });
 
   it('report a refused call’s budget from the shared counters without spending it', async () => {
-    const admin = await one.signUp();
-    const key = await createKey(one, admin, { scopes: ['crm:read'] });
+    const admin = await one.seed.organization();
+    const key = await one.seed.apiKey(admin, ['crm:read']);
     await sql(one, 'update api_keys set rate_limit_per_minute = 5 where id = ?', [key.id]);
     await asKey(one.http.post('/v1/leads/status'), key.key)
       .send({ leadIds: [], crmStatus: 'lead' })
@@ -50,8 +48,8 @@ describe('two API processes sharing Redis', () => {
   });
 
   it('stop a revoked key at once in the other process too (cache invalidated through Redis)', async () => {
-    const admin = await one.signUp();
-    const key = await createKey(one, admin, { scopes: ['crm:read'] });
+    const admin = await one.seed.organization();
+    const key = await one.seed.apiKey(admin, ['crm:read']);
     await asKey(two.http.get('/v1/me'), key.key).expect(200); // now cached in process two
     await asSession(one.http.delete(`/api-keys/${key.id}`), admin).expect(200);
     for (let i = 0; i < 50; i++) {
@@ -81,22 +79,18 @@ class SearchProbeController {
 }
 
 describe('the shared search limit', () => {
-  let probe: ProbeApp;
+  let probe: TestApp;
   beforeAll(async () => {
-    probe = await ProbeApp.start([SearchProbeController]);
+    probe = await TestApp.start({ controllers: [SearchProbeController] });
   });
   afterAll(() => probe.stop());
 
-  const keyFor = async (token: string) => {
-    const res = await probe.http
-      .post('/api-keys')
-      .auth(token, { type: 'bearer' })
-      .send({ name: 'k', scopes: ['crm:read'] });
-    return res.body.key as string;
-  };
+  const agency = () => probe.seed.organization({ name: 'Probe Agency', firstName: 'Pia', lastName: 'Probe' });
+  const keyFor = async (admin: SignedIn) =>
+    (await probe.seed.apiKey(admin, { name: 'k', scopes: ['crm:read'] })).key;
 
   it('allows 30 calls a minute per key across every route that shares it', async () => {
-    const key = await keyFor(await probe.sessionToken());
+    const key = await keyFor(await agency());
     for (let i = 0; i < 15; i++)
       await probe.http.post('/v1/probe-search/a').auth(key, { type: 'bearer' }).expect(201);
     for (let i = 0; i < 15; i++)
@@ -108,9 +102,9 @@ describe('the shared search limit', () => {
   });
 
   it('allows 30 calls a minute per organization across its keys', async () => {
-    const token = await probe.sessionToken();
-    const first = await keyFor(token);
-    const second = await keyFor(token);
+    const admin = await agency();
+    const first = await keyFor(admin);
+    const second = await keyFor(admin);
     for (let i = 0; i < 30; i++) {
       await probe.http
         .get('/v1/probe-search/b')
@@ -119,7 +113,7 @@ describe('the shared search limit', () => {
     }
     await probe.http.get('/v1/probe-search/b').auth(first, { type: 'bearer' }).expect(429);
     // another agency has its own budget
-    const other = await keyFor(await probe.sessionToken());
+    const other = await keyFor(await agency());
     await probe.http.get('/v1/probe-search/b').auth(other, { type: 'bearer' }).expect(200);
   });
 });

@@ -3,7 +3,7 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { ACCESS, ADMIN_ONLY, PLAN_REQUIRED } from '@app/platform';
-import { TestApp } from '../test-app';
+import { TestApp } from '../fixtures';
 
 /**
  * Who may call what, as a reviewed diff: every route's declaration is snapshotted. Adding a route or

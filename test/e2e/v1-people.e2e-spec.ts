@@ -1,5 +1,4 @@
-import { asKey, asSession, createKey, expectError, organizations, sql } from '../api-keys.fixtures';
-import { SignedIn, TestApp } from '../test-app';
+import { asKey, asSession, expectError, SignedIn, sql, TestApp } from '../fixtures';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -13,22 +12,17 @@ describe('identity and people on /v1', () => {
   beforeEach(() => t.resetRows());
 
   const get = (path: string, secret: string) => asKey(t.http.get(path), secret);
-  const crmKey = async (who: SignedIn) => (await createKey(t, who, { scopes: ['crm:read'] })).key;
-  const createTeam = async (admin: SignedIn, name: string, memberIds: string[] = [], color?: string) =>
-    (
-      await asSession(t.http.post('/organization/teams'), admin)
-        .send({ name, memberIds, ...(color ? { color } : {}) })
-        .expect(201)
-    ).body as { id: string };
-  const createTag = async (who: SignedIn, name: string, color = '#1E88E5') =>
-    (await asSession(t.http.post('/tags'), who).send({ name, color }).expect(201)).body as { id: string };
+  const crmKey = async (who: SignedIn) => (await t.seed.apiKey(who, { scopes: ['crm:read'] })).key;
+  const createTeam = (admin: SignedIn, name: string, memberIds: string[] = [], color?: string) =>
+    t.seed.team(admin, name, memberIds, color);
+  const createTag = (who: SignedIn, name: string, color = '#1E88E5') => t.seed.tag(who, name, color);
 
   describe('GET /v1/me', () => {
     it('answers the person, the agency, the role, the plan and the key', async () => {
-      const admin = await t.signUp({ organizationName: 'Casa Norte', firstName: 'Ana', lastName: 'Reyes' });
+      const admin = await t.seed.organization({ name: 'Casa Norte', firstName: 'Ana', lastName: 'Reyes' });
       const now = new Date('2026-11-20T10:00:00.000Z');
       t.clock.set(now);
-      const created = await createKey(t, admin, { name: 'Sync', scopes: ['crm:read'], expiresInDays: 30 });
+      const created = await t.seed.apiKey(admin, { name: 'Sync', scopes: ['crm:read'], expiresInDays: 30 });
       const res = await get('/v1/me', created.key);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
@@ -47,9 +41,9 @@ describe('identity and people on /v1', () => {
     });
 
     it('needs no scope and lists the reserved agents:read of a key made without scopes', async () => {
-      const admin = await t.signUp();
-      const member = await t.addMember(admin, 'member', 'Mia');
-      const created = await createKey(t, member);
+      const admin = await t.seed.organization();
+      const member = await t.seed.member(admin, 'member', 'Mia');
+      const created = await t.seed.apiKey(member);
       const res = await get('/v1/me', created.key).expect(200);
       expect(res.body).toMatchObject({
         user: { id: member.userId, name: 'Mia Member' },
@@ -60,18 +54,18 @@ describe('identity and people on /v1', () => {
     });
 
     it('says entitled false while the agency has no active plan', async () => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin);
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin);
       expect((await get('/v1/me', created.key).expect(200)).body.entitled).toBe(true);
-      await organizations(t).setPlan(admin.organizationId, false);
+      await t.seed.plan(admin.organizationId, false);
       expect((await get('/v1/me', created.key).expect(200)).body.entitled).toBe(false);
-      await organizations(t).setPlan(admin.organizationId, true);
+      await t.seed.plan(admin.organizationId, true);
       expect((await get('/v1/me', created.key).expect(200)).body.entitled).toBe(true);
     });
 
     it('shows the key’s current name and scopes after an edit', async () => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin, { scopes: ['crm:read', 'crm:write'] });
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin, { scopes: ['crm:read', 'crm:write'] });
       await get('/v1/me', created.key).expect(200);
       await asSession(t.http.patch(`/api-keys/${created.id}`), admin)
         .send({ name: 'Renamed', scopes: ['crm:read'] })
@@ -85,8 +79,8 @@ describe('identity and people on /v1', () => {
 
   describe('GET /v1/members', () => {
     it('lists the agency’s members with their roles', async () => {
-      const admin = await t.signUp({ firstName: 'Ana', lastName: 'Admin' });
-      const member = await t.addMember(admin, 'member', 'Mia');
+      const admin = await t.seed.organization({ firstName: 'Ana', lastName: 'Admin' });
+      const member = await t.seed.member(admin, 'member', 'Mia');
       const res = await get('/v1/members', await crmKey(member));
       expect(res.status).toBe(200);
       expect(res.body.hasMore).toBe(false);
@@ -114,15 +108,15 @@ describe('identity and people on /v1', () => {
     });
 
     it('needs crm:read: 403 API_KEY_SCOPE_MISSING with details.missing', async () => {
-      const admin = await t.signUp();
-      const created = await createKey(t, admin, { scopes: ['properties:read', 'documents:read'] });
+      const admin = await t.seed.organization();
+      const created = await t.seed.apiKey(admin, { scopes: ['properties:read', 'documents:read'] });
       expectError(await get('/v1/members', created.key), 403, 'API_KEY_SCOPE_MISSING', {
         missing: ['crm:read'],
       });
     });
 
     it('caps the list at 100 members and says hasMore', async () => {
-      const admin = await t.signUp();
+      const admin = await t.seed.organization();
       const seedMembers = (from: number, to: number) =>
         sql(
           t,
@@ -149,10 +143,10 @@ describe('identity and people on /v1', () => {
     });
 
     it('leaves out people who left and other agencies’ members', async () => {
-      const admin = await t.signUp();
-      const leaving = await t.addMember(admin);
-      const other = await t.signUp();
-      const otherMember = await t.addMember(other);
+      const admin = await t.seed.organization();
+      const leaving = await t.seed.member(admin);
+      const other = await t.seed.organization();
+      const otherMember = await t.seed.member(other);
       await asSession(t.http.delete(`/organization/members/${leaving.userId}`), admin).expect(204);
       const res = await get('/v1/members', await crmKey(admin)).expect(200);
       expect(res.body.data.map((m: { userId: string }) => m.userId)).toEqual([admin.userId]);
@@ -165,8 +159,8 @@ describe('identity and people on /v1', () => {
 
   describe('GET /v1/teams', () => {
     it('lists live teams as {id, name, color, memberIds, memberCount}, archived ones omitted', async () => {
-      const admin = await t.signUp();
-      const member = await t.addMember(admin);
+      const admin = await t.seed.organization();
+      const member = await t.seed.member(admin);
       const sales = await createTeam(admin, 'Sales', [admin.userId, member.userId], '#1E88E5');
       const lettings = await createTeam(admin, 'Lettings');
       const archived = await createTeam(admin, 'Old team', [member.userId]);
@@ -190,10 +184,10 @@ describe('identity and people on /v1', () => {
     });
 
     it('needs crm:read and never shows another agency’s teams', async () => {
-      const admin = await t.signUp();
-      const other = await t.signUp();
+      const admin = await t.seed.organization();
+      const other = await t.seed.organization();
       await createTeam(other, 'Their team');
-      const noCrm = await createKey(t, admin, { scopes: ['properties:read'] });
+      const noCrm = await t.seed.apiKey(admin, { scopes: ['properties:read'] });
       expectError(await get('/v1/teams', noCrm.key), 403, 'API_KEY_SCOPE_MISSING', { missing: ['crm:read'] });
       expect((await get('/v1/teams', await crmKey(admin)).expect(200)).body).toEqual({
         data: [],
@@ -202,8 +196,8 @@ describe('identity and people on /v1', () => {
     });
 
     it('drops a person who leaves from memberIds', async () => {
-      const admin = await t.signUp();
-      const member = await t.addMember(admin);
+      const admin = await t.seed.organization();
+      const member = await t.seed.member(admin);
       const team = await createTeam(admin, 'Sales', [admin.userId, member.userId]);
       await asSession(t.http.delete(`/organization/members/${member.userId}`), admin).expect(204);
       const res = await get('/v1/teams', await crmKey(admin)).expect(200);
@@ -215,8 +209,8 @@ describe('identity and people on /v1', () => {
 
   describe('GET /v1/tags', () => {
     it('lists the whole set of live tags, archived ones omitted', async () => {
-      const admin = await t.signUp();
-      const member = await t.addMember(admin);
+      const admin = await t.seed.organization();
+      const member = await t.seed.member(admin);
       const hot = await createTag(admin, 'Hot', '#FF0000');
       const investor = await createTag(member, 'Investor', '#00AA00');
       const archived = await createTag(admin, 'Old');
@@ -234,8 +228,8 @@ describe('identity and people on /v1', () => {
     });
 
     it('counts the leads carrying each tag', async () => {
-      const admin = await t.signUp();
-      const key = (await createKey(t, admin, { scopes: ['crm:read', 'crm:write'] })).key;
+      const admin = await t.seed.organization();
+      const key = (await t.seed.apiKey(admin, { scopes: ['crm:read', 'crm:write'] })).key;
       const hot = await createTag(admin, 'Hot');
       const cold = await createTag(admin, 'Cold');
       for (const n of [1, 2]) {
@@ -260,10 +254,10 @@ describe('identity and people on /v1', () => {
     });
 
     it('needs crm:read and never shows another agency’s tags', async () => {
-      const admin = await t.signUp();
-      const other = await t.signUp();
+      const admin = await t.seed.organization();
+      const other = await t.seed.organization();
       await createTag(other, 'Theirs');
-      const noCrm = await createKey(t, admin, { scopes: ['sources:read'] });
+      const noCrm = await t.seed.apiKey(admin, { scopes: ['sources:read'] });
       expectError(await get('/v1/tags', noCrm.key), 403, 'API_KEY_SCOPE_MISSING', { missing: ['crm:read'] });
       expect((await get('/v1/tags', await crmKey(admin)).expect(200)).body).toEqual({
         data: [],
@@ -280,12 +274,12 @@ describe('identity and people on /v1', () => {
   });
 
   it('keeps agencies apart: a key never reaches another agency’s key or people', async () => {
-    const admin = await t.signUp();
-    const other = await t.signUp();
-    const theirs = await createKey(t, other);
+    const admin = await t.seed.organization();
+    const other = await t.seed.organization();
+    const theirs = await t.seed.apiKey(other);
     const res = await asSession(t.http.patch(`/api-keys/${theirs.id}`), admin).send({ name: 'Mine' });
     expectError(res, 404, 'NOT_FOUND');
-    const me = await get('/v1/me', (await createKey(t, admin)).key).expect(200);
+    const me = await get('/v1/me', (await t.seed.apiKey(admin)).key).expect(200);
     expect(me.body.organization.id).toBe(admin.organizationId);
     expect(me.body.organization.id).not.toBe(other.organizationId);
   });

@@ -16,7 +16,7 @@ import {
 } from '@app/platform';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { childEnv, run, TS_LOADER } from '../child-process';
-import { TestApp, uniqueEmail } from '../test-app';
+import { TestApp, uniqueEmail } from '../fixtures';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
