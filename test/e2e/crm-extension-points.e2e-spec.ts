@@ -8,7 +8,7 @@ import {
   TimelineSource,
   TimelineSourceProvider,
 } from '@app/crm';
-import { Agency, api, expectValidation, HOUR, MINUTE, sql, TestApp } from '../fixtures';
+import { Agency, api, CALENDAR_ITEM_FIELDS, expectValidation, HOUR, MINUTE, sql, TestApp } from '../fixtures';
 
 /** A context the CRM does not know, contributing `viewing` entries (one per lead, 30 s after it came in). */
 @TimelineSourceProvider()
@@ -61,20 +61,6 @@ class MeetingsCalendarSource implements CalendarSource {
     ];
   }
 }
-
-const ITEM_FIELDS = [
-  'allDay',
-  'attendeeCount',
-  'done',
-  'endsAt',
-  'eventId',
-  'kind',
-  'leadId',
-  'overdue',
-  'startsAt',
-  'status',
-  'title',
-].sort();
 
 interface Calendar {
   window: { from: string; to: string; tz: string };
@@ -258,7 +244,7 @@ describe('CRM extension points', () => {
         dueDate: '2026-12-03T10:30:00+01:00',
       });
       const [item] = tasksOf(await calendar(a.member.key, '?from=2026-12-03&to=2026-12-04&tz=Europe/Madrid'));
-      expect(Object.keys(item).sort()).toEqual(ITEM_FIELDS);
+      expect(Object.keys(item).sort()).toEqual(CALENDAR_ITEM_FIELDS);
       expect(item).toEqual({
         kind: 'task',
         title: 'Call back',

@@ -5,32 +5,14 @@ import {
   expectError,
   expectNotFound,
   expectValidation,
+  LEAD_FIELDS,
+  LEAD_LIST_ITEM_FIELDS,
   leadBody,
   MINUTE,
   postLead,
   sql,
   TestApp,
 } from '../fixtures';
-
-const LIST_ITEM_FIELDS = [
-  'id',
-  'firstName',
-  'lastName',
-  'email',
-  'phoneNumber',
-  'language',
-  'companyName',
-  'crmStatus',
-  'assigneeIds',
-  'purchasedAt',
-  'totalCalls',
-  'lastCallAt',
-  'pendingTasks',
-  'nextTaskDueAt',
-  'leadGroup',
-  'tags',
-].sort();
-const SINGLE_FIELDS = [...LIST_ITEM_FIELDS, 'source', 'leadType', 'createdAt', 'channels'].sort();
 
 interface HistoryRow {
   type: string;
@@ -73,7 +55,7 @@ describe('CRM leads (/v1/leads)', () => {
       expect(res.headers['x-request-id']).toEqual(expect.any(String));
       expect(Object.keys(res.body)).toEqual(['lead']);
       const lead = res.body.lead;
-      expect(Object.keys(lead).sort()).toEqual(SINGLE_FIELDS);
+      expect(Object.keys(lead).sort()).toEqual(LEAD_FIELDS);
       expect(lead).toEqual({
         id: expect.any(Number),
         firstName: 'José',
@@ -236,7 +218,7 @@ describe('CRM leads (/v1/leads)', () => {
       expect(Object.keys(all.body).sort()).toEqual(['data', 'hasMore', 'limit', 'page', 'total']);
       expect(all.body).toMatchObject({ hasMore: false, page: 1, limit: 25, total: 5 });
       expect(all.body.data.map((l: { id: number }) => l.id)).toEqual(newestFirst);
-      for (const item of all.body.data) expect(Object.keys(item).sort()).toEqual(LIST_ITEM_FIELDS);
+      for (const item of all.body.data) expect(Object.keys(item).sort()).toEqual(LEAD_LIST_ITEM_FIELDS);
 
       const pages = [];
       for (const page of [1, 2, 3, 4]) {
@@ -518,7 +500,7 @@ describe('CRM leads (/v1/leads)', () => {
         .patch(`/v1/leads/${lead.id}`)
         .send({ firstName: 'Lucía', email: 'lucia@example.test', companyName: 'New SL' });
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual(SINGLE_FIELDS);
+      expect(Object.keys(res.body).sort()).toEqual(LEAD_FIELDS);
       expect(res.body).toMatchObject({
         id: lead.id,
         firstName: 'Lucía',
@@ -593,7 +575,7 @@ describe('CRM leads (/v1/leads)', () => {
         .put(`/v1/leads/${lead.id}/status`)
         .send({ crmStatus: 'bad_timing' });
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual(SINGLE_FIELDS);
+      expect(Object.keys(res.body).sort()).toEqual(LEAD_FIELDS);
       expect(res.body).toMatchObject({ id: lead.id, crmStatus: 'bad_timing' });
       const rows = await historyOf(t, lead.id);
       expect(rows.filter((r) => r.type === 'status-change')).toEqual([
@@ -716,7 +698,7 @@ describe('CRM leads (/v1/leads)', () => {
         .put(`/v1/leads/${lead.id}/tags`)
         .send({ tagIds: [vip.id, hot.id] });
       expect(set.status).toBe(200);
-      expect(Object.keys(set.body).sort()).toEqual(SINGLE_FIELDS);
+      expect(Object.keys(set.body).sort()).toEqual(LEAD_FIELDS);
       expect(set.body.tags).toHaveLength(2);
       expect(set.body.tags).toEqual(
         expect.arrayContaining([
@@ -782,7 +764,7 @@ describe('CRM leads (/v1/leads)', () => {
         .send({ userIds: [a.colleague.userId] });
       expect(res.status).toBe(200);
       expect(Object.keys(res.body)).toEqual(['lead']);
-      expect(Object.keys(res.body.lead).sort()).toEqual(SINGLE_FIELDS);
+      expect(Object.keys(res.body.lead).sort()).toEqual(LEAD_FIELDS);
       expect(res.body.lead.assigneeIds).toEqual([a.colleague.userId]);
       const changes = (await historyOf(t, lead.id)).filter((r) => r.type === 'assignee-change');
       expect(changes[changes.length - 1]).toEqual({

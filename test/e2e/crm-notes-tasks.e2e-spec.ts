@@ -7,34 +7,13 @@ import {
   expectValidation,
   LeadJson,
   MINUTE,
+  NOTE_FIELDS,
   postTask,
   sql,
+  TASK_FIELDS,
   TestApp,
 } from '../fixtures';
 
-const NOTE_FIELDS = [
-  'id',
-  'leadId',
-  'authorId',
-  'content',
-  'isPinned',
-  'occurredAt',
-  'createdAt',
-  'updatedAt',
-].sort();
-const TASK_FIELDS = [
-  'id',
-  'leadId',
-  'assigneeIds',
-  'createdBy',
-  'title',
-  'description',
-  'dueDate',
-  'status',
-  'completedAt',
-  'createdAt',
-  'updatedAt',
-].sort();
 const MISSING_UUID = '0190a0a0-0000-7000-8000-000000000001';
 
 describe('CRM notes and tasks', () => {

@@ -1,20 +1,20 @@
-import { Agency, api, count, expectNotFound, expectValidation, LeadJson, MINUTE, TestApp } from '../fixtures';
+import {
+  Agency,
+  api,
+  count,
+  expectNotFound,
+  expectValidation,
+  LeadJson,
+  MINUTE,
+  TestApp,
+  TIMELINE_PAGE_FIELDS,
+} from '../fixtures';
 
 interface Entry {
   type: string;
   date: string;
   [key: string]: unknown;
 }
-
-const PAGE_FIELDS = [
-  'data',
-  'dealsById',
-  'hasMore',
-  'nextOffset',
-  'tasksById',
-  'total',
-  'totalIsExact',
-].sort();
 
 describe('GET /v1/leads/{leadId}/timeline', () => {
   let t: TestApp;
@@ -31,7 +31,7 @@ describe('GET /v1/leads/{leadId}/timeline', () => {
   const timeline = async (key: string, leadId: number, query = '') => {
     const res = await api(t, key).get(`/v1/leads/${leadId}/timeline${query}`);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(PAGE_FIELDS);
+    expect(Object.keys(res.body).sort()).toEqual(TIMELINE_PAGE_FIELDS);
     return res.body as {
       data: Entry[];
       hasMore: boolean;

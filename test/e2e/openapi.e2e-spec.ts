@@ -1,6 +1,6 @@
 import type { OpenAPIObject, OperationObject, ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { TIMELINE_TYPES } from '@app/crm';
-import { TestApp } from '../fixtures';
+import { LEAD_LIST_ITEM_FIELDS, TestApp } from '../fixtures';
 
 /**
  * The served `/v1/openapi.json` is complete: every operation names its scopes, its success answer
@@ -8,24 +8,6 @@ import { TestApp } from '../fixtures';
  */
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const PUBLIC = ['POST /auth/sign-up', 'POST /auth/sign-in', 'POST /auth/accept-invitation', 'GET /health'];
-const LEAD_LIST_ITEM_FIELDS = [
-  'id',
-  'firstName',
-  'lastName',
-  'email',
-  'phoneNumber',
-  'language',
-  'companyName',
-  'crmStatus',
-  'assigneeIds',
-  'purchasedAt',
-  'totalCalls',
-  'lastCallAt',
-  'pendingTasks',
-  'nextTaskDueAt',
-  'leadGroup',
-  'tags',
-];
 
 type Schema = SchemaObject | ReferenceObject;
 
