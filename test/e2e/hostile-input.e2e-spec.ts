@@ -86,4 +86,78 @@ describe('hostile input', () => {
       expectError(res, 400, 'VALIDATION_FAILED');
     }
   });
+
+  describe('deeply nested bodies', () => {
+    const deepObject = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+    const deepArray = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+    /** `body` plus a field `extra` holding `nested` (raw JSON text). */
+    const withExtra = (body: object, nested: string) =>
+      `${JSON.stringify(body).slice(0, -1)},"extra":${nested}}`;
+    const send = (method: 'post', path: string, token: string, raw: string) =>
+      t.http[method](path).auth(token, { type: 'bearer' }).set('Content-Type', 'application/json').send(raw);
+    const routes: [string, string, () => string][] = [
+      ['/v1', '/v1/leads', () => key],
+      ['session', '/tags', () => adminToken],
+      ['/api-keys', '/api-keys', () => adminToken],
+    ];
+
+    it.each(
+      routes.flatMap(([kind, path, token]) =>
+        [
+          ['objects', deepObject(10_000)],
+          ['arrays', deepArray(10_000)],
+        ].map(([shape, raw]) => [kind, shape, path, token, raw] as const),
+      ),
+    )(
+      'refuses 10,000 levels on a %s route (%s) with 400 VALIDATION_FAILED',
+      async (_k, _s, path, token, raw) => {
+        const res = await send('post', path, token(), raw);
+        expectError(res, 400, 'VALIDATION_FAILED');
+        expect(res.body.error.details.issues).toEqual([
+          { path: '', message: expect.stringMatching(/^body .*32/) },
+        ]);
+      },
+    );
+
+    it('refuses 33 levels and accepts 32, the unknown nested field ignored', async () => {
+      const nested = { ...lead, email: 'deep@x.es' };
+      expectError(
+        await send('post', '/v1/leads', key, withExtra(nested, deepObject(32))),
+        400,
+        'VALIDATION_FAILED',
+      );
+      expectError(
+        await send('post', '/tags', adminToken, withExtra({ name: 'Deep' }, deepArray(32))),
+        400,
+        'VALIDATION_FAILED',
+      );
+      const created = await send('post', '/v1/leads', key, withExtra(nested, deepObject(31))).expect(201);
+      expect(created.body.lead).not.toHaveProperty('extra');
+      await send('post', '/tags', adminToken, withExtra({ name: 'Deep' }, deepArray(31))).expect(201);
+      await send('post', '/api-keys', adminToken, withExtra({ name: 'Deep' }, deepObject(31))).expect(201);
+    });
+  });
+
+  describe('a missing required field', () => {
+    const cases: [string, string, () => string, string[]][] = [
+      [
+        'POST /v1/leads',
+        '/v1/leads',
+        () => key,
+        ['firstName', 'lastName', 'email', 'phoneNumber', 'crmStatus'],
+      ],
+      ['POST /v1/tasks', '/v1/tasks', () => key, ['leadId', 'title']],
+      ['POST /api-keys', '/api-keys', () => adminToken, ['name']],
+      ['POST /tags', '/tags', () => adminToken, ['name']],
+    ];
+
+    it.each(cases)('says it is required on %s', async (_label, path, token, fields) => {
+      const res = await t.http.post(path).auth(token(), { type: 'bearer' }).send({});
+      expectError(res, 400, 'VALIDATION_FAILED');
+      const issues = res.body.error.details.issues as { path: string; message: string }[];
+      for (const field of fields) {
+        expect(issues).toContainEqual({ path: field, message: expect.stringMatching(/required/) });
+      }
+    });
+  });
 });

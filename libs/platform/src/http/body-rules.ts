@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import type { NextFunction, Request, Response } from 'express';
-import { DomainError } from '../errors/domain-error';
+import { DomainError, validationFailed } from '../errors/domain-error';
 
 export type RequestWithBody = Request & { hasBody?: boolean };
 
@@ -20,6 +20,37 @@ export function jsonBodiesOnly(req: RequestWithBody, _res: Response, next: NextF
   req.hasBody = carriesBody(req);
   if (req.hasBody && !isJson(req)) {
     next(new DomainError('BAD_REQUEST', 'Send the body as JSON with Content-Type: application/json.'));
+    return;
+  }
+  next();
+}
+
+/** Deepest nesting a JSON body may have; the top-level object or array counts as one. */
+export const MAX_BODY_DEPTH = 32;
+
+/** Whether `value` nests objects and arrays deeper than `max` levels; a loop, so any depth is safe. */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop() as [unknown, number];
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(item)) {
+      if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/**
+ * Runs right after the JSON parser: a body nested deeper than MAX_BODY_DEPTH is refused before the
+ * validation pipe or class-transformer walk it (both recurse, and 10,000 levels overflow the stack).
+ */
+export function bodyDepthLimit(req: Request, _res: Response, next: NextFunction): void {
+  if (nestsDeeperThan(req.body, MAX_BODY_DEPTH)) {
+    next(
+      validationFailed([{ path: '', message: `body must not nest deeper than ${MAX_BODY_DEPTH} levels` }]),
+    );
     return;
   }
   next();

@@ -1,5 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { jsonBodiesOnly } from './body-rules';
+import { bodyDepthLimit, jsonBodiesOnly } from './body-rules';
 import { serveOpenApi } from './openapi';
 import { requestId } from './request-id.middleware';
 
@@ -7,7 +7,8 @@ export const BODY_LIMIT = '5mb';
 
 /**
  * Steps 1-2 of the pipeline, shared by main.ts and the tests: request id first (so even a 413
- * carries one), then the JSON-only rule, then the one body parser with the 5 MB limit.
+ * carries one), then the JSON-only rule, then the one body parser with the 5 MB limit, then the
+ * nesting limit.
  * Create the app with `{ bodyParser: false, rawBody: true }` (idempotency reads the raw bytes).
  */
 export function configureHttpApp(app: NestExpressApplication): NestExpressApplication {
@@ -16,6 +17,7 @@ export function configureHttpApp(app: NestExpressApplication): NestExpressApplic
   app.use(requestId);
   app.use(jsonBodiesOnly);
   app.useBodyParser('json', { limit: BODY_LIMIT, type: 'application/json' });
+  app.use(bodyDepthLimit);
   app.enableShutdownHooks();
   serveOpenApi(app);
   return app;

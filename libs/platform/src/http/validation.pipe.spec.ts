@@ -13,7 +13,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { DomainError } from '../errors/domain-error';
-import { flattenValidationErrors, RequestValidationPipe } from './validation.pipe';
+import { findNulCharacter, flattenValidationErrors, RequestValidationPipe } from './validation.pipe';
 
 class LaneDto {
   @IsString()
@@ -192,5 +192,41 @@ describe('RequestValidationPipe', () => {
     await expect(pipe.transform([1, 2], raw)).resolves.toEqual([1, 2]);
     const param: ArgumentMetadata = { type: 'param', metatype: String, data: 'id' };
     await expect(pipe.transform('abc', param)).resolves.toBe('abc');
+  });
+});
+
+describe('findNulCharacter', () => {
+  it('names the first string holding a NUL character, nested ones too', () => {
+    expect(findNulCharacter({ a: 'ok', b: [{ c: 'x' }, { c: 'y\u0000' }], d: '\u0000' })).toBe('b.1.c');
+    expect(findNulCharacter('\u0000')).toBe('');
+    expect(findNulCharacter({ a: ['fine', null, 3] })).toBeNull();
+  });
+
+  it('reaches any depth without overflowing the stack', () => {
+    let deep: unknown = 'x\u0000';
+    for (let i = 0; i < 20_000; i++) deep = [deep];
+    expect(findNulCharacter({ a: deep })).toBe(`a${'.0'.repeat(20_000)}`);
+  });
+});
+
+describe('missing fields', () => {
+  const pipe = new RequestValidationPipe();
+  const body: ArgumentMetadata = { type: 'body', metatype: RoutingDto, data: undefined };
+
+  it('says a missing required field is required, whatever rule came first', async () => {
+    await expect(pipe.transform({ lanes: [{ weight: 1 }] }, body)).rejects.toMatchObject({
+      details: {
+        issues: [
+          { path: 'name', message: 'name is required' },
+          { path: 'lanes.0.name', message: 'name is required' },
+        ],
+      },
+    });
+  });
+
+  it('keeps the rule’s own message for a field that is present', async () => {
+    await expect(pipe.transform({ name: 'x'.repeat(51) }, body)).rejects.toMatchObject({
+      details: { issues: [{ path: 'name', message: 'name must be shorter than or equal to 50 characters' }] },
+    });
   });
 });

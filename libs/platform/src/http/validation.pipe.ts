@@ -2,22 +2,41 @@ import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@
 import { validationFailed } from '../errors/domain-error';
 import { ValidationIssue } from '../errors/error-codes';
 
-/** Nested class-validator errors as `[{ path, message }]`, paths dotted (`lanes.0.name`). */
+/**
+ * Nested class-validator errors as `[{ path, message }]`, paths dotted (`lanes.0.name`). A field
+ * class-validator saw as undefined is missing: it says so, whatever rule `stopAtFirstError` hit
+ * first (`@MaxLength` would otherwise answer for a missing `firstName`).
+ */
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): ValidationIssue[] {
   return errors.flatMap((error) => {
     const path = parent ? `${parent}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((message) => ({ path, message }));
+    const messages = Object.values(error.constraints ?? {});
+    const own = (messages.length > 0 && isMissing(error) ? [`${error.property} is required`] : messages).map(
+      (message) => ({ path, message }),
+    );
     return [...own, ...flattenValidationErrors(error.children ?? [], path)];
   });
 }
 
+// class-validator always sets `value` on the errors it makes; the Nest pipe deletes it from parents
+const isMissing = (error: ValidationError): boolean =>
+  Object.prototype.hasOwnProperty.call(error, 'value') && error.value === undefined;
+
 /** Path of the first string holding a NUL character (PostgreSQL text cannot store one), if any. */
-export function findNulCharacter(value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (value === null || typeof value !== 'object') return null;
-  for (const [key, child] of Object.entries(value)) {
-    const found = findNulCharacter(child, path ? `${path}.${key}` : key);
-    if (found !== null) return found;
+export function findNulCharacter(value: unknown): string | null {
+  const pending: [unknown, string][] = [[value, '']];
+  while (pending.length > 0) {
+    const [item, path] = pending.pop() as [unknown, string];
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return path;
+    } else if (item !== null && typeof item === 'object') {
+      // reversed onto the stack, so the first field is looked at first
+      const entries = Object.entries(item);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i];
+        pending.push([child, path ? `${path}.${key}` : key]);
+      }
+    }
   }
   return null;
 }

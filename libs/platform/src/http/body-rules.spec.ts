@@ -1,0 +1,43 @@
+import { MAX_BODY_DEPTH, nestsDeeperThan } from './body-rules';
+
+describe('nestsDeeperThan', () => {
+  const nest = (levels: number, wrap: (inner: unknown) => unknown): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < levels; i++) value = wrap(value);
+    return value;
+  };
+
+  it('counts the top-level object or array as one level', () => {
+    expect(nestsDeeperThan({}, 1)).toBe(false);
+    expect(nestsDeeperThan([], 1)).toBe(false);
+    expect(nestsDeeperThan({ a: [] }, 1)).toBe(true);
+    expect(nestsDeeperThan({ a: 'x', b: [1, 2, null] }, 2)).toBe(false);
+  });
+
+  it('never counts scalars, null or a missing body', () => {
+    for (const value of [undefined, null, 1, 'x', true]) expect(nestsDeeperThan(value, 0)).toBe(false);
+  });
+
+  it.each([
+    ['objects', (inner: unknown) => ({ a: inner })],
+    ['arrays', (inner: unknown) => [inner]],
+  ])('allows exactly the limit of %s, and no more', (_shape, wrap) => {
+    expect(nestsDeeperThan(nest(MAX_BODY_DEPTH, wrap), MAX_BODY_DEPTH)).toBe(false);
+    expect(nestsDeeperThan(nest(MAX_BODY_DEPTH + 1, wrap), MAX_BODY_DEPTH)).toBe(true);
+  });
+
+  it('finds a deep branch next to shallow ones', () => {
+    expect(nestsDeeperThan({ a: 1, b: [{}], c: { d: nest(40, (inner) => [inner]) } }, MAX_BODY_DEPTH)).toBe(
+      true,
+    );
+  });
+
+  it('reaches 100,000 levels without overflowing the stack', () => {
+    expect(
+      nestsDeeperThan(
+        nest(100_000, (inner) => ({ a: inner })),
+        MAX_BODY_DEPTH,
+      ),
+    ).toBe(true);
+  });
+});
