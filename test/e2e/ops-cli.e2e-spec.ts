@@ -91,29 +91,15 @@ describe('npm run ops', () => {
   });
 
   it('refuses a bad command line or environment with one line on stderr, before booting', async () => {
-    const cases: [string[], Record<string, string>, RegExp][] = [
-      [['launch-rockets'], {}, /^unknown command "launch-rockets"/],
-      [['plan', '--active'], {}, /^plan: --org is required/],
-      [['plan', '--org', 'x', '--active', '--inactive'], {}, /exactly one of --active, --inactive/],
-      [['org', '--org', 'x'], {}, /exactly one of --disable, --enable/],
-      [['org', '--org', 'x', '--disable', '--force'], {}, /--force/],
-      [['migrate'], { DATABASE_URL: 'mysql://nope' }, /^Invalid configuration: DATABASE_URL /],
-    ];
-    // independent processes: run them side by side to keep the file fast
-    const results = await Promise.all(
-      cases.map(([args, env]) =>
-        run('npm', ['run', 'ops', '--silent', '--', ...args], childEnv({ REDIS_URL: undefined, ...env })),
-      ),
+    // the cases run in-process in apps/ops/src/ops-cli.spec.ts; one real process checks the exit code
+    const res = await run(
+      'npm',
+      ['run', 'ops', '--silent', '--', 'migrate'],
+      childEnv({ REDIS_URL: undefined, DATABASE_URL: 'mysql://nope' }),
     );
-    results.forEach((res, i) => {
-      expect({ args: cases[i][0], status: res.status, stdout: res.stdout }).toEqual({
-        args: cases[i][0],
-        status: 1,
-        stdout: '',
-      });
-      const stderr = ownStderr(res.stderr);
-      expect(stderr).not.toContain('\n');
-      expect(stderr).toMatch(cases[i][2]);
-    });
+    expect({ status: res.status, stdout: res.stdout }).toEqual({ status: 1, stdout: '' });
+    const stderr = ownStderr(res.stderr);
+    expect(stderr).not.toContain('\n');
+    expect(stderr).toMatch(/^Invalid configuration: DATABASE_URL /);
   });
 });

@@ -62,4 +62,27 @@ describe('runOps', () => {
     expect(out.text()).toBe('');
     expect(err.text()).toMatch(/^Invalid configuration: PORT [^\n]*\n$/);
   });
+
+  // the cases test/e2e/ops-cli.e2e-spec.ts once ran as six processes; it keeps one for the exit code.
+  // The parser cases get a configuration that cannot boot, so reaching it would print another line.
+  it.each<[string[], Record<string, string>, RegExp]>([
+    [['launch-rockets'], {}, /^unknown command "launch-rockets"/],
+    [['plan', '--active'], {}, /^plan: --org is required/],
+    [['plan', '--org', 'x', '--active', '--inactive'], {}, /exactly one of --active, --inactive/],
+    [['org', '--org', 'x'], {}, /exactly one of --disable, --enable/],
+    [['org', '--org', 'x', '--disable', '--force'], {}, /--force/],
+    [['migrate'], { DATABASE_URL: 'mysql://nope' }, /^Invalid configuration: DATABASE_URL /],
+  ])(
+    'refuses %j with exit 1, one line on stderr and nothing on stdout, before booting',
+    async (argv, env, message) => {
+      const out = capture();
+      const err = capture();
+      expect(
+        await runOps(argv, { DATABASE_URL: 'mysql://never-booted', ...env }, out.stream, err.stream),
+      ).toBe(1);
+      expect(out.text()).toBe('');
+      expect(err.text()).toMatch(/^[^\n]*\n$/);
+      expect(err.text()).toMatch(message);
+    },
+  );
 });
