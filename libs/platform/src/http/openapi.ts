@@ -259,6 +259,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (controller, method) => operationId(controller, method),
   });
   document.info.license = { name: 'Proprietary' };
+  // The three forms of an API key, as the default; every operation names its own credential (the
+  // route-access snapshot), so this only declares that `X-API-Key` and `ApiKey` are accepted too.
+  document.security = [{ apiKey: [] }, { apiKeyHeader: [] }, { apiKeyScheme: [] }];
   return finish(document, routeMetadata(app));
 }
 
