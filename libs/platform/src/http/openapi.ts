@@ -229,14 +229,12 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       scheme: { enum: ['https', 'http'], default: 'https' },
       host: { default: 'localhost:3000', description: 'Host and port of the API' },
     })
-    .addBearerAuth(
-      {
-        type: 'http',
-        scheme: 'bearer',
-        description: 'API key as a bearer token: `Authorization: Bearer svc_pk_…`',
-      },
-      'apiKey',
-    )
+    // addSecurity, not addBearerAuth: that one adds `bearerFormat: JWT`, and both tokens are opaque
+    .addSecurity('apiKey', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'API key as a bearer token: `Authorization: Bearer svc_pk_…` (opaque)',
+    })
     .addApiKey(
       { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API key in `X-API-Key: svc_pk_…`' },
       'apiKeyHeader',
@@ -250,10 +248,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       },
       'apiKeyScheme',
     )
-    .addBearerAuth(
-      { type: 'http', scheme: 'bearer', description: 'Session token from `POST /auth/sign-in` (opaque)' },
-      'session',
-    )
+    .addSecurity('session', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'Session token from `POST /auth/sign-in` (opaque)',
+    })
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controller, method) => operationId(controller, method),
