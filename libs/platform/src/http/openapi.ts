@@ -12,6 +12,7 @@ import {
   type SchemaObject,
 } from '@nestjs/swagger';
 import { ACCESS, AccessDeclaration, ADMIN_ONLY, PLAN_REQUIRED } from '../auth/access.decorators';
+import { STATUS_OF } from '../errors/error-codes';
 import { IDEMPOTENT } from './idempotency/idempotency.interceptor';
 import { RATE_WINDOWS } from './rate-limit/rate-limit.module';
 import { REQUEST_ID_HEADER } from './request-id.middleware';
@@ -120,7 +121,10 @@ function routeMetadata(app: INestApplication): Map<string, RouteMetadata> {
   return routes;
 }
 
-const ERROR_CODE = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b(?:UNAUTHENTICATED|CONFLICT|GONE|INTERNAL)\b/g;
+/** Words of a declared answer's description that are codes of the spec's table. */
+const errorCodes = (text: string): string[] => [
+  ...new Set((text.match(/\b[A-Z][A-Z0-9_]+\b/g) ?? []).filter((word) => word in STATUS_OF)),
+];
 
 /** "Who may call it" and the error codes, generated from the declarations and the declared answers. */
 function describe(op: OperationObject, route: RouteMetadata): string {
@@ -141,7 +145,7 @@ function describe(op: OperationObject, route: RouteMetadata): string {
     .filter(([status]) => /^[45]\d\d$/.test(status))
     .map(([status, response]) => {
       const text = (response as ResponseObject).description ?? '';
-      const codes = [...new Set(text.match(ERROR_CODE) ?? [])];
+      const codes = errorCodes(text);
       return `${status}${codes.length ? ` ${codes.map((c) => `\`${c}\``).join(', ')}` : ''}`;
     });
   if (errors.length) lines.push(`Errors: ${errors.join('; ')}.`);
