@@ -229,10 +229,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'description. Every answer carries `X-Request-Id`.',
     )
     .setVersion('1')
-    .addServer('{scheme}://{host}', 'Your deployment (a local run: `http://localhost:3000`)', {
-      scheme: { enum: ['https', 'http'], default: 'https' },
-      host: { default: 'localhost:3000', description: 'Host and port of the API' },
-    })
+    .addServer(
+      '{scheme}://{host}',
+      'The API: set `host` (and `https`) to your deployment; the defaults are a local run',
+      {
+        scheme: { enum: ['http', 'https'], default: 'http' },
+        host: { default: 'localhost:3000', description: 'Host and port of the API' },
+      },
+    )
     // addSecurity, not addBearerAuth: that one adds `bearerFormat: JWT`, and both tokens are opaque
     .addSecurity('apiKey', {
       type: 'http',
