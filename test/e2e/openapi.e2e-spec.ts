@@ -171,4 +171,90 @@ describe('OpenAPI document', () => {
       expect.arrayContaining(['data', 'hasMore', 'page', 'limit', 'total']),
     );
   });
+
+  it('gives every operation a summary, a tag declared at the top and a description of who may call it', () => {
+    const declaredTags = new Set((document.tags ?? []).map((tag) => tag.name));
+    const faults = ops.flatMap(({ route, op }) => [
+      ...(op.summary?.trim() ? [] : [`${route}: no summary`]),
+      ...(op.tags?.length && op.tags.every((tag) => declaredTags.has(tag)) ? [] : [`${route}: tag`]),
+      ...(/\*\*(API key|Session token|Public)\*\*/.test(op.description ?? '') ? [] : [`${route}: access`]),
+    ]);
+    expect(faults).toEqual([]);
+    expect((document.tags ?? []).every((tag) => !!tag.description)).toBe(true);
+    expect(document.servers?.length).toBeGreaterThan(0);
+  });
+
+  it('names scopes, plan, admin rule and error codes in the description, from the declarations', () => {
+    const create = op('POST /v1/leads').description ?? '';
+    expect(create).toContain('`crm:write`');
+    expect(create).toContain('SUBSCRIPTION_REQUIRED');
+    expect(create).toContain('Idempotency-Key');
+    expect(create).toMatch(/409 [^;]*`IDEMPOTENCY_KEY_REUSED`/);
+    expect(op('GET /v1/me').description).toContain('no scope required');
+    expect(op('POST /organization/invitations').description).toContain('**Admin only**');
+    expect(op('POST /api-keys').description).toMatch(/409 [^;]*`API_KEY_LIMIT_REACHED`/);
+  });
+
+  it('types every field: no nullable field documented as an untyped object', () => {
+    const untyped = Object.entries(document.components?.schemas ?? {}).flatMap(([name, schema]) =>
+      Object.entries((schema as SchemaObject).properties ?? {})
+        .filter(([, p]) => {
+          const field = p as SchemaObject;
+          return field.type === 'object' && !field.properties && field.additionalProperties === undefined;
+        })
+        .map(([field]) => `${name}.${field}`),
+    );
+    expect(untyped).toEqual([]);
+    const body = (route: string) =>
+      (op(route).requestBody as { content: Record<string, { schema: Schema }> }).content['application/json']
+        .schema;
+    for (const field of ['companyName', 'language'])
+      expect(property(document, body('POST /v1/leads'), field)).toMatchObject({
+        type: 'string',
+        nullable: true,
+      });
+    for (const field of ['firstName', 'lastName', 'email', 'phoneNumber', 'companyName'])
+      expect(property(document, body('PATCH /v1/leads/{leadId}'), field)).toMatchObject({
+        type: 'string',
+        nullable: true,
+      });
+    expect(property(document, body('POST /v1/tasks'), 'description')).toMatchObject({ type: 'string' });
+    expect(property(document, body('PATCH /organization/teams/{teamId}'), 'color')).toMatchObject({
+      type: 'string',
+    });
+  });
+
+  it('opens the public routes with `security: []` and declares the three API-key forms', () => {
+    for (const route of PUBLIC) expect(op(route).security).toEqual([]);
+    const schemes = document.components?.securitySchemes ?? {};
+    for (const scheme of Object.values(schemes)) expect(scheme).not.toHaveProperty('bearerFormat');
+    expect(schemes.apiKeyHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    expect(schemes.apiKeyScheme).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+  });
+
+  it('declares the response headers and the Idempotency-Key request header', () => {
+    const headers = (route: string, status: string) =>
+      Object.keys((op(route).responses[status] as { headers?: Record<string, unknown> }).headers ?? {});
+    const withoutRequestId = ops.flatMap(({ route, op }) =>
+      Object.entries(op.responses)
+        .filter(([, response]) => !('X-Request-Id' in ((response as { headers?: object }).headers ?? {})))
+        .map(([status]) => `${route} ${status}`),
+    );
+    expect(withoutRequestId).toEqual([]);
+    expect(headers('GET /v1/leads', '200')).toEqual(
+      expect.arrayContaining(['X-RateLimit-Limit-short', 'X-RateLimit-Remaining-short']),
+    );
+    expect(headers('GET /v1/leads', '429')).toEqual(
+      expect.arrayContaining(['Retry-After', 'X-RateLimit-Reset']),
+    );
+    expect(headers('GET /v1/leads', '401')).toContain('WWW-Authenticate');
+    expect(headers('POST /v1/leads', '201')).toContain('Idempotent-Replayed');
+    expect(headers('GET /v1/leads', '200')).not.toContain('Idempotent-Replayed');
+    for (const route of ['POST /v1/leads', 'POST /v1/leads/{leadId}/notes', 'POST /v1/tasks'])
+      expect(op(route).parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+    expect(document.components?.parameters?.IdempotencyKey).toMatchObject({
+      name: 'Idempotency-Key',
+      in: 'header',
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import {
   AdminOnly,
   ApiBadRequestErrors,
@@ -52,6 +52,7 @@ export class LeadsController {
 
   /** Newest first, page paging with an exact total; a member sees only their own leads. */
   @Get()
+  @ApiOperation({ summary: 'List leads' })
   @CrmRead()
   @ApiOkResponse({ type: LeadPageView })
   @ApiBadRequestErrors()
@@ -61,6 +62,7 @@ export class LeadsController {
   }
 
   @Get('counts')
+  @ApiOperation({ summary: 'Count leads by CRM status' })
   @CrmRead()
   @ApiOkResponse({ type: LeadCountsView })
   @ApiBadRequestErrors()
@@ -70,6 +72,7 @@ export class LeadsController {
   }
 
   @Get(':leadId')
+  @ApiOperation({ summary: 'Read a lead' })
   @CrmRead()
   @ApiOkResponse({ type: LeadView })
   @ApiBadRequestErrors()
@@ -79,6 +82,7 @@ export class LeadsController {
   }
 
   @Get(':leadId/timeline')
+  @ApiOperation({ summary: "Read a lead's timeline" })
   @CrmRead()
   @ApiExtraModels(TaskView)
   @ApiOkResponse({ type: TimelinePageView })
@@ -93,6 +97,7 @@ export class LeadsController {
   }
 
   @Post()
+  @ApiOperation({ summary: 'Create a lead' })
   @CrmWrite()
   @Idempotent()
   @ApiCreatedResponse({ type: WrappedLeadView, description: "Owner defaults to the key's person." })
@@ -109,6 +114,7 @@ export class LeadsController {
 
   /** Bulk status: admin only, up to 500 leads. */
   @Post('status')
+  @ApiOperation({ summary: 'Change the CRM status of several leads' })
   @HttpCode(200)
   @CrmWrite()
   @AdminOnly()
@@ -119,6 +125,7 @@ export class LeadsController {
   }
 
   @Patch(':leadId')
+  @ApiOperation({ summary: "Change a lead's name, email, phone or company" })
   @CrmWrite()
   @ApiOkResponse({ type: LeadView })
   @ApiJsonBodyErrors()
@@ -132,6 +139,7 @@ export class LeadsController {
   }
 
   @Put(':leadId/status')
+  @ApiOperation({ summary: "Change a lead's CRM status" })
   @CrmWrite()
   @ApiOkResponse({ type: LeadView, description: 'A change is written to the timeline with source `api`.' })
   @ApiJsonBodyErrors()
@@ -145,6 +153,7 @@ export class LeadsController {
   }
 
   @Put(':leadId/tags')
+  @ApiOperation({ summary: "Set a lead's tags" })
   @CrmWrite()
   @ApiOkResponse({ type: LeadView, description: 'The lead with its new `tags`.' })
   @ApiJsonBodyErrors('A `tagIds` entry that is not a live tag of the organization is VALIDATION_FAILED.')
@@ -158,6 +167,7 @@ export class LeadsController {
   }
 
   @Put(':leadId/assignees')
+  @ApiOperation({ summary: "Replace a lead's assignees" })
   @CrmWrite()
   @AdminOnly()
   @ApiOkResponse({ type: WrappedLeadView })
@@ -176,6 +186,7 @@ export class LeadsController {
   }
 
   @Post(':leadId/assignees')
+  @ApiOperation({ summary: 'Add assignees to a lead' })
   @HttpCode(200)
   @CrmWrite()
   @AdminOnly()

@@ -1,5 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiOperation,
+} from '@nestjs/swagger';
 import {
   ApiBadRequestErrors,
   ApiForbiddenError,
@@ -31,6 +37,7 @@ export class NotesController {
 
   /** Whole list, newest first. */
   @Get('leads/:leadId/notes')
+  @ApiOperation({ summary: "List a lead's notes" })
   @CrmRead()
   @ApiOkResponse({ type: NoteListView })
   @ApiBadRequestErrors()
@@ -40,6 +47,7 @@ export class NotesController {
   }
 
   @Post('leads/:leadId/notes')
+  @ApiOperation({ summary: 'Add a note to a lead' })
   @CrmWrite()
   @Idempotent()
   @ApiCreatedResponse({ type: NoteView, description: "Authored by the key's person." })
@@ -55,6 +63,7 @@ export class NotesController {
 
   /** Anyone who reaches the lead may edit. */
   @Patch('notes/:noteId')
+  @ApiOperation({ summary: 'Edit a note' })
   @CrmWrite()
   @ApiOkResponse({ type: NoteView })
   @ApiJsonBodyErrors()
@@ -69,6 +78,7 @@ export class NotesController {
 
   /** A member deletes only own notes, an admin any. */
   @Delete('notes/:noteId')
+  @ApiOperation({ summary: 'Delete a note' })
   @HttpCode(204)
   @CrmWrite()
   @ApiNoContentResponse({ description: 'The note is gone.' })
@@ -87,6 +97,7 @@ export class TasksController {
 
   /** Without leadId: at most 500 tasks the key's person created or is on. */
   @Get()
+  @ApiOperation({ summary: 'List tasks' })
   @CrmRead()
   @ApiOkResponse({ type: TaskListView })
   @ApiBadRequestErrors()
@@ -96,6 +107,7 @@ export class TasksController {
   }
 
   @Post()
+  @ApiOperation({ summary: 'Create a task' })
   @CrmWrite()
   @Idempotent()
   @ApiCreatedResponse({ type: TaskView, description: "Owner defaults to the key's person." })
@@ -109,6 +121,7 @@ export class TasksController {
   }
 
   @Patch(':taskId')
+  @ApiOperation({ summary: 'Change a task' })
   @CrmWrite()
   @ApiOkResponse({ type: TaskView })
   @ApiJsonBodyErrors(PEOPLE_CHECKED)
@@ -123,6 +136,7 @@ export class TasksController {
   }
 
   @Delete(':taskId')
+  @ApiOperation({ summary: 'Delete a task' })
   @HttpCode(204)
   @CrmWrite()
   @ApiNoContentResponse({ description: 'The task is gone.' })

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import {
   ApiBadRequestErrors,
   ApiConflictError,
@@ -35,6 +35,7 @@ export class ApiKeysController {
   constructor(private readonly keys: ApiKeysService) {}
 
   @Post()
+  @ApiOperation({ summary: 'Create an API key' })
   @Session()
   @ApiCreatedResponse({ type: CreatedApiKeyView, description: 'The secret `key` is shown only here.' })
   @ApiJsonBodyErrors(SERVER_SCOPES_WITH_WEBSITES)
@@ -45,6 +46,7 @@ export class ApiKeysController {
   }
 
   @Get()
+  @ApiOperation({ summary: "List the agency's API keys" })
   @Session()
   @ApiOkResponse({
     type: [ApiKeyRowView],
@@ -55,6 +57,7 @@ export class ApiKeysController {
   }
 
   @Patch(':id')
+  @ApiOperation({ summary: "Change an API key's name, scopes, expiry or allowed origins" })
   @Session()
   @ApiOkResponse({ type: ApiKeyRowView })
   @ApiJsonBodyErrors(
@@ -77,6 +80,7 @@ export class ApiKeysController {
   }
 
   @Post(':id/rotate')
+  @ApiOperation({ summary: 'Rotate an API key (the old one keeps working for a grace period)' })
   @Session()
   @ApiCreatedResponse({
     type: RotatedApiKeyView,
@@ -93,6 +97,7 @@ export class ApiKeysController {
   }
 
   @Delete(':id')
+  @ApiOperation({ summary: 'Revoke an API key' })
   @HttpCode(200)
   @Session()
   @ApiOkResponse({ type: RevokedApiKeyView, description: 'Revoked at once, for good.' })

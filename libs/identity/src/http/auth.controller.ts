@@ -1,5 +1,11 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiOperation,
+} from '@nestjs/swagger';
 import {
   ApiConflictError,
   ApiGoneError,
@@ -24,6 +30,7 @@ export class AuthController {
 
   /** A new agency and its first admin; the plan starts active. */
   @Post('sign-up')
+  @ApiOperation({ summary: 'Sign up: create an agency and its first admin' })
   @Public()
   @ApiCreatedResponse({ type: SignedInView, description: 'The new agency, its admin and their session.' })
   @ApiJsonBodyErrors()
@@ -33,6 +40,7 @@ export class AuthController {
   }
 
   @Post('sign-in')
+  @ApiOperation({ summary: 'Sign in: get a session token' })
   @HttpCode(200)
   @Public()
   @ApiOkResponse({ type: SignedInView, description: 'A new session.' })
@@ -45,6 +53,7 @@ export class AuthController {
   }
 
   @Post('sign-out')
+  @ApiOperation({ summary: 'Sign out: end this session' })
   @HttpCode(204)
   @Session()
   @ApiNoContentResponse({ description: 'The session ended; its token answers 401 from now on.' })
@@ -54,6 +63,7 @@ export class AuthController {
   }
 
   @Get('session')
+  @ApiOperation({ summary: "Read the current session's user and agency" })
   @Session()
   @ApiOkResponse({ type: SessionView })
   session(@CurrentPrincipal() actor: SessionPrincipal) {
@@ -62,6 +72,7 @@ export class AuthController {
 
   /** Anyone holding the invitation token; 410 once used or expired. */
   @Post('accept-invitation')
+  @ApiOperation({ summary: 'Accept an invitation and join the agency' })
   @Public()
   @ApiCreatedResponse({
     type: SignedInView,

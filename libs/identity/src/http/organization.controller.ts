@@ -1,5 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiOperation,
+} from '@nestjs/swagger';
 import {
   AdminOnly,
   ApiBadRequestErrors,
@@ -30,6 +36,7 @@ export class OrganizationController {
   ) {}
 
   @Post('invitations')
+  @ApiOperation({ summary: 'Invite someone to the agency' })
   @Session()
   @AdminOnly()
   @ApiCreatedResponse({ type: InvitationView, description: 'The invitation; its token is valid 7 days.' })
@@ -40,6 +47,7 @@ export class OrganizationController {
   }
 
   @Get('members')
+  @ApiOperation({ summary: "List the agency's members" })
   @Session()
   @ApiOkResponse({ type: MemberListView })
   listMembers(@CurrentPrincipal() actor: Principal) {
@@ -47,6 +55,7 @@ export class OrganizationController {
   }
 
   @Patch('members/:userId')
+  @ApiOperation({ summary: "Change a member's role" })
   @Session()
   @AdminOnly()
   @ApiOkResponse({
@@ -66,6 +75,7 @@ export class OrganizationController {
 
   /** The person leaves: their sessions end and their API keys stop. */
   @Delete('members/:userId')
+  @ApiOperation({ summary: 'Remove a member from the agency' })
   @HttpCode(204)
   @Session()
   @AdminOnly()
@@ -81,6 +91,7 @@ export class OrganizationController {
   }
 
   @Get('teams')
+  @ApiOperation({ summary: "List the agency's teams" })
   @Session()
   @ApiOkResponse({ type: TeamListView })
   listTeams(@CurrentPrincipal() actor: Principal) {
@@ -88,6 +99,7 @@ export class OrganizationController {
   }
 
   @Post('teams')
+  @ApiOperation({ summary: 'Create a team' })
   @Session()
   @AdminOnly()
   @ApiCreatedResponse({ type: TeamView })
@@ -97,6 +109,7 @@ export class OrganizationController {
   }
 
   @Patch('teams/:teamId')
+  @ApiOperation({ summary: "Change a team's name, colour or members" })
   @Session()
   @AdminOnly()
   @ApiOkResponse({ type: TeamView })
@@ -112,6 +125,7 @@ export class OrganizationController {
 
   /** Archives: the team leaves `/v1/teams`. */
   @Delete('teams/:teamId')
+  @ApiOperation({ summary: 'Archive a team' })
   @Session()
   @AdminOnly()
   @ApiOkResponse({ type: TeamView, description: 'The archived team (`archivedAt` set).' })

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { ApiKeyPrincipal, CurrentPrincipal, Principal, RequireScopes } from '@app/platform';
 import { PeopleQueries } from '../application/people.queries';
 import { MeView } from '../views/me.view';
@@ -15,6 +15,7 @@ export class PeopleController {
 
   /** Any valid key with an owner; `entitled` is false when the plan is off. */
   @Get('me')
+  @ApiOperation({ summary: 'Read the calling API key, its owner and agency' })
   @RequireScopes()
   @ApiOkResponse({ type: MeView })
   me(@CurrentPrincipal() actor: ApiKeyPrincipal) {
@@ -23,6 +24,7 @@ export class PeopleController {
 
   /** Up to 100 members with `hasMore`. */
   @Get('members')
+  @ApiOperation({ summary: "List the agency's members" })
   @RequireScopes('crm:read')
   @ApiOkResponse({ type: MemberListView })
   members(@CurrentPrincipal() actor: Principal) {
@@ -31,6 +33,7 @@ export class PeopleController {
 
   /** Archived teams omitted. */
   @Get('teams')
+  @ApiOperation({ summary: "List the agency's teams" })
   @RequireScopes('crm:read')
   @ApiOkResponse({ type: TeamSummaryListView })
   teams(@CurrentPrincipal() actor: Principal) {
@@ -39,6 +42,7 @@ export class PeopleController {
 
   /** Archived tags omitted. */
   @Get('tags')
+  @ApiOperation({ summary: "List the agency's lead tags" })
   @RequireScopes('crm:read')
   @ApiOkResponse({ type: TagListView })
   tags(@CurrentPrincipal() actor: Principal) {

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
 import {
   ApiBadRequestErrors,
   ApiConflictError,
@@ -24,6 +24,7 @@ export class TagsController {
   constructor(private readonly tags: TagsService) {}
 
   @Get()
+  @ApiOperation({ summary: "List the agency's lead tags" })
   @Session()
   @ApiOkResponse({
     type: TagListView,
@@ -35,6 +36,7 @@ export class TagsController {
   }
 
   @Post()
+  @ApiOperation({ summary: 'Create a lead tag' })
   @Session()
   @ApiCreatedResponse({ type: TagView })
   @ApiJsonBodyErrors()
@@ -45,6 +47,7 @@ export class TagsController {
 
   /** The tag's creator or an admin. */
   @Patch(':tagId')
+  @ApiOperation({ summary: 'Rename or recolour a lead tag' })
   @Session()
   @ApiOkResponse({ type: TagView })
   @ApiJsonBodyErrors()
@@ -61,6 +64,7 @@ export class TagsController {
 
   /** Archives: the tag leaves `/v1/tags` and the pickers; leads keep nothing pointing at it. */
   @Delete(':tagId')
+  @ApiOperation({ summary: 'Archive a lead tag' })
   @Session()
   @ApiOkResponse({ type: TagView, description: 'The archived tag (`archivedAt` set).' })
   @ApiBadRequestErrors()

@@ -1,8 +1,8 @@
 import { MikroORM } from '@mikro-orm/core';
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProperty, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { Public } from '../auth/access.decorators';
-import { ApiErrorResponse } from './api-errors.decorators';
+import { ApiErrorResponse, ApiNoBodyError } from './api-errors.decorators';
 import { DependencyUnavailableError } from '../errors/domain-error';
 
 export class HealthView {
@@ -16,8 +16,10 @@ export class HealthController {
 
   /** 200 while the database answers, 503 otherwise. */
   @Get()
+  @ApiOperation({ summary: 'Check that the API and its database answer' })
   @Public()
   @ApiOkResponse({ type: HealthView, description: 'The database answers.' })
+  @ApiNoBodyError()
   @ApiErrorResponse(
     503,
     'INTERNAL: `A dependency is briefly unavailable; retry with backoff.` when the database does not answer ' +

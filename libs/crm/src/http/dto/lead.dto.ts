@@ -16,7 +16,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import { OffsetQueryDto, PageQueryDto } from '@app/platform';
+import { OffsetQueryDto, PageQueryDto, ApiNullable } from '@app/platform';
 import { CRM_STATUSES, type CrmStatus } from '../../domain/lead.entity';
 
 /** `a`, `["a","b"]` or `a,b` (query strings: comma-separated or repeated) → string[]. */
@@ -79,14 +79,14 @@ export class CreateLeadDto {
   @IsIn(CRM_STATUSES, statusMessage)
   crmStatus: CrmStatus;
 
-  @ApiPropertyOptional({ maxLength: 255, nullable: true })
+  @ApiNullable(String, { maxLength: 255 })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString()
   @MaxLength(255)
   companyName?: string | null;
 
-  @ApiPropertyOptional({ example: 'en-GB', nullable: true, description: 'BCP 47' })
+  @ApiNullable(String, { example: 'en-GB', description: 'BCP 47' })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @Matches(BCP47, { message: 'language must be a BCP 47 tag like en-GB' })
@@ -130,11 +130,11 @@ const apply =
 
 /** Any of the five; null or "" clears. */
 export class UpdateLeadDto {
-  @ApiPropertyOptional({ nullable: true, maxLength: 255 }) @apply(clearable(255)) firstName?: string | null;
-  @ApiPropertyOptional({ nullable: true, maxLength: 255 }) @apply(clearable(255)) lastName?: string | null;
-  @ApiPropertyOptional({ nullable: true, maxLength: 320 }) @apply(clearable(320)) email?: string | null;
-  @ApiPropertyOptional({ nullable: true, maxLength: 50 }) @apply(clearable(50)) phoneNumber?: string | null;
-  @ApiPropertyOptional({ nullable: true, maxLength: 255 }) @apply(clearable(255)) companyName?: string | null;
+  @ApiNullable(String, { maxLength: 255 }) @apply(clearable(255)) firstName?: string | null;
+  @ApiNullable(String, { maxLength: 255 }) @apply(clearable(255)) lastName?: string | null;
+  @ApiNullable(String, { maxLength: 320 }) @apply(clearable(320)) email?: string | null;
+  @ApiNullable(String, { maxLength: 50 }) @apply(clearable(50)) phoneNumber?: string | null;
+  @ApiNullable(String, { maxLength: 255 }) @apply(clearable(255)) companyName?: string | null;
 }
 
 export class LeadStatusDto {

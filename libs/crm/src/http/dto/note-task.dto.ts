@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, MaxLength, ValidateIf } from 'class-validator';
-import { IntegerQuery, IsOmittable } from '@app/platform';
+import { IntegerQuery, IsOmittable, ApiNullable } from '@app/platform';
 import { TASK_STATUSES, type TaskStatus } from '../../domain/task.entity';
 import { LeadIdField, UuidList } from './lead.dto';
 
@@ -34,7 +34,7 @@ export class CreateTaskDto {
 
   @ApiProperty({ maxLength: 500 }) @IsString() @Length(1, 500) title: string;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: 10_000 })
+  @ApiNullable(String, { maxLength: 10_000 })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString()
@@ -61,7 +61,7 @@ export class CreateTaskDto {
 export class ChangeTaskDto {
   @ApiPropertyOptional({ maxLength: 500 }) @IsOmittable() @IsString() @Length(1, 500) title?: string;
 
-  @ApiPropertyOptional({ nullable: true, maxLength: 10_000 })
+  @ApiNullable(String, { maxLength: 10_000 })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)
   @IsString()

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOmittable } from '@app/platform';
+import { IsOmittable, ApiNullable } from '@app/platform';
 import {
   ArrayMaxSize,
   IsArray,
@@ -20,7 +20,7 @@ export class CreateTeamDto {
   @Length(1, 80)
   name: string;
 
-  @ApiPropertyOptional({ nullable: true, example: '#1E88E5' })
+  @ApiNullable(String, { example: '#1E88E5' })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
   @Matches(HEX_COLOR, colorMessage)
@@ -42,7 +42,7 @@ export class UpdateTeamDto {
   @Length(1, 80)
   name?: string;
 
-  @ApiPropertyOptional({ nullable: true, example: '#1E88E5' })
+  @ApiNullable(String, { example: '#1E88E5' })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
   @Matches(HEX_COLOR, colorMessage)

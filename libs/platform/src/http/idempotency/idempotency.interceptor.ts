@@ -10,7 +10,7 @@ import {
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import { applyDecorators } from '@nestjs/common';
-import { ApiConflictResponse, ApiHeader } from '@nestjs/swagger';
+import { ApiConflictResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { from, lastValueFrom, Observable } from 'rxjs';
 import { AuthedRequest } from '../../auth/access.decorators';
@@ -29,16 +29,10 @@ export const IDEMPOTENT = Reflector.createDecorator<IdempotencyOptions>();
 export const MAX_STORED_RESPONSE_BYTES = 512 * 1024;
 const HEADER_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-/** A creating POST that accepts `Idempotency-Key` (marked "Idem" in the spec). */
+/** A creating POST that accepts `Idempotency-Key` (marked "Idem" in the spec; the header is documented by openapi.ts). */
 export const Idempotent = (options: IdempotencyOptions = { storeResponse: true }) =>
   applyDecorators(
     IDEMPOTENT(options),
-    ApiHeader({
-      name: 'Idempotency-Key',
-      required: false,
-      description:
-        '1-255 visible ASCII characters; a retry with the same key and body replays the first answer.',
-    }),
     ApiConflictResponse({
       type: ErrorEnvelopeView,
       description: 'IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_PROGRESS',
