@@ -3,10 +3,11 @@ import {
   AppConfig,
   ConfigModule,
   DatabaseModule,
-  HealthController,
+  HealthModule,
   HTTP_PLATFORM_PROVIDERS,
   JobsModule,
   LoggingModule,
+  MetricsModule,
   RateLimitModule,
 } from '@app/platform';
 import { CrmModule } from '@app/crm';
@@ -21,13 +22,14 @@ export class ApiModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggingModule,
+        MetricsModule,
         DatabaseModule.forRoot(),
         RateLimitModule.forRoot(),
         IdentityModule,
         CrmModule,
         JobsModule.forRoot({ inProcess: !config.redisUrl }),
+        HealthModule,
       ],
-      controllers: [HealthController],
       providers: HTTP_PLATFORM_PROVIDERS,
     };
   }
