@@ -12,6 +12,7 @@ import {
 } from '@app/platform';
 import { CrmModule } from '@app/crm';
 import { IdentityModule } from '@app/identity';
+import { LifecycleLog } from './lifecycle-log';
 
 /** The HTTP app: the platform pipeline and every context's controllers. */
 @Module({})
@@ -30,7 +31,7 @@ export class ApiModule {
         JobsModule.forRoot({ inProcess: !config.redisUrl }),
         HealthModule,
       ],
-      providers: HTTP_PLATFORM_PROVIDERS,
+      providers: [...HTTP_PLATFORM_PROVIDERS, LifecycleLog],
     };
   }
 }
