@@ -166,7 +166,7 @@ describe('operations: /health/ready and /health/live', () => {
 });
 
 describe('operations: migrations under an advisory lock', () => {
-  it('two migrators started at once on a fresh database both succeed, each migration applied once', async () => {
+  it('two migrators started at once on a fresh database both succeed, each migration applied once; ready follows', async () => {
     const server = new URL(process.env.DATABASE_URL as string);
     const name = `${server.pathname.slice(1)}_migrate_race`;
     const admin = new Client({ connectionString: server.toString() });
@@ -176,13 +176,20 @@ describe('operations: migrations under an advisory lock', () => {
     const fresh = new URL(server);
     fresh.pathname = `/${name}`;
     const orms = await Promise.all([1, 2].map(() => MikroORM.init(ormOptions(fresh.toString()))));
+    const api = await TestApp.start({ env: { DATABASE_URL: fresh.toString() } });
     try {
+      // an API on a database nobody migrated is live but not ready
+      expectError(await api.http.get('/health/ready'), 503, 'INTERNAL');
+      await api.http.get('/health/live').expect(200);
+
       const results = await Promise.all(orms.map((orm) => new DatabaseMigrations(orm).applyPending()));
       expect(results.map((r) => r.executed)).toEqual([MIGRATIONS.length, MIGRATIONS.length]);
       expect(results.flatMap((r) => r.applied).sort()).toEqual(MIGRATIONS.map((m) => m.name).sort());
       const rows = await orms[0].em.getConnection().execute('select name from mikro_orm_migrations');
       expect(rows).toHaveLength(MIGRATIONS.length);
+      await api.http.get('/health/ready').expect(200);
     } finally {
+      await api.stop();
       await Promise.all(orms.map((orm) => orm.close(true)));
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
