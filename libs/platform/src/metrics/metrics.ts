@@ -73,6 +73,9 @@ export class Metrics {
 
   constructor(config: AppConfig, @Optional() orm?: MikroORM) {
     this.served = config.metricsEnabled || config.metricsPort !== null;
+    // known label values start at 0, so a scrape shows the series before the first event
+    for (const result of ['hit', 'miss']) this.keyCacheLookups.inc({ result }, 0);
+    for (const window of ['short', 'medium', 'long']) this.rateLimitRefusals.inc({ window }, 0);
     if (orm) this.poolGauge(orm);
     if (this.served) collectDefaultMetrics({ register: this.registry });
   }
