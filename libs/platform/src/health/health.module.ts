@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { HealthController } from '../http/health.controller';
+import { HealthController } from './health.controller';
 import { ReadinessChecks } from './readiness';
 
 /** `GET /health`, `/health/ready` and `/health/live`; failures are logged once, by the controller. */

@@ -3,8 +3,8 @@ import { Controller, Get, Logger } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { HealthCheckService } from '@nestjs/terminus';
 import { Public } from '../auth/access.decorators';
-import { ReadinessChecks } from '../health/readiness';
-import { ApiErrorResponse } from './api-errors.decorators';
+import { ReadinessChecks } from './readiness';
+import { ApiErrorResponse } from '../http/api-errors.decorators';
 import { DependencyUnavailableError } from '../errors/domain-error';
 
 export class HealthView {
