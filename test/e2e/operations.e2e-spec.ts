@@ -42,7 +42,7 @@ describe('operations: /metrics', () => {
     it('answers the Prometheus text format without a credential, never under /v1', async () => {
       const res = await t.http.get('/metrics').expect(200);
       expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4; charset=utf-8$/);
-      expect(res.text).toContain('# TYPE http_requests_total counter');
+      expect(res.text).toContain('# TYPE http_request_duration_seconds histogram');
       expect(res.text).toContain('# TYPE process_cpu_user_seconds_total counter');
       expectError(await t.http.get('/v1/metrics'), 404, 'NOT_FOUND');
     });
@@ -60,13 +60,23 @@ describe('operations: /metrics', () => {
       await asKey(t.http.get('/v1/me'), other.key).expect(429);
 
       const text = (await t.http.get('/metrics').expect(200)).text;
-      expect(sample(text, 'http_requests_total{method="GET",route="/v1/me",status_class="2xx"}')).toBe(3);
-      expect(sample(text, 'http_requests_total{method="GET",route="/v1/me",status_class="4xx"}')).toBe(1);
-      expect(
-        sample(text, 'http_requests_total{method="GET",route="/v1/leads/:leadId",status_class="4xx"}'),
-      ).toBe(1);
       expect(
         sample(text, 'http_request_duration_seconds_count{method="GET",route="/v1/me",status_class="2xx"}'),
+      ).toBe(3);
+      expect(
+        sample(text, 'http_request_duration_seconds_count{method="GET",route="/v1/me",status_class="4xx"}'),
+      ).toBe(1);
+      expect(
+        sample(
+          text,
+          'http_request_duration_seconds_count{method="GET",route="/v1/leads/:leadId",status_class="4xx"}',
+        ),
+      ).toBe(1);
+      expect(
+        sample(
+          text,
+          'http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/v1/me",status_class="2xx"}',
+        ),
       ).toBe(3);
       expect(sample(text, 'api_key_cache_lookups_total{result="miss"}')).toBeGreaterThanOrEqual(2);
       expect(sample(text, 'api_key_cache_lookups_total{result="hit"}')).toBeGreaterThanOrEqual(1);
@@ -105,7 +115,9 @@ describe('operations: /metrics', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
       const text = await res.text();
-      expect(text).toContain('http_requests_total{method="GET",route="/health/live",status_class="2xx"} 1');
+      expect(text).toContain(
+        'http_request_duration_seconds_count{method="GET",route="/health/live",status_class="2xx"} 1',
+      );
       expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
     } finally {
       await t.stop();

@@ -10,18 +10,19 @@ export const METRICS_PATH = '/metrics';
 export const routeTemplate = (req: Request): string =>
   (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
 
-/** Installed only when metrics are served: one counter and one histogram observation per answer. */
+/** Installed only when metrics are served: one histogram observation per answer. */
 export function countRequests(metrics: Metrics) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const start = process.hrtime.bigint();
     res.once('finish', () => {
-      const labels = {
-        method: req.method,
-        route: routeTemplate(req),
-        status_class: `${Math.floor(res.statusCode / 100)}xx`,
-      };
-      metrics.httpRequests.inc(labels);
-      metrics.httpDuration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
+      metrics.httpDuration.observe(
+        {
+          method: req.method,
+          route: routeTemplate(req),
+          status_class: `${Math.floor(res.statusCode / 100)}xx`,
+        },
+        Number(process.hrtime.bigint() - start) / 1e9,
+      );
     });
     next();
   };

@@ -22,16 +22,10 @@ export class Metrics {
   /** True when someone may scrape: the HTTP hook is installed only then. */
   readonly served: boolean;
 
-  readonly httpRequests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route template and status class.',
-    labelNames: ['method', 'route', 'status_class'] as const,
-    registers: [this.registry],
-  });
-
+  /** Its `_count` is the request count: one observation per answer is all a request costs. */
   readonly httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
-    help: 'Time from the request arriving to the answer sent, by method, route template and status class.',
+    help: 'Time from the request arriving to the answer sent (its _count: requests answered), by method, route template and status class.',
     labelNames: ['method', 'route', 'status_class'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
