@@ -7,7 +7,14 @@ import { LEAD_LIST_ITEM_FIELDS, TestApp } from '../fixtures';
  * with a schema, and the errors it can give in the envelope.
  */
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-const PUBLIC = ['POST /auth/sign-up', 'POST /auth/sign-in', 'POST /auth/accept-invitation', 'GET /health'];
+const PUBLIC = [
+  'POST /auth/sign-up',
+  'POST /auth/sign-in',
+  'POST /auth/accept-invitation',
+  'GET /health',
+  'GET /health/ready',
+  'GET /health/live',
+];
 
 type Schema = SchemaObject | ReferenceObject;
 

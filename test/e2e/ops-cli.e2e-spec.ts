@@ -90,6 +90,14 @@ describe('npm run ops', () => {
     expect(ownStderr(res.stderr)).toMatch(/^[^\n]*not found[^\n]*$/i);
   });
 
+  it('seed:demo --help prints its options on stdout and exits 0 (the process, as typed)', async () => {
+    const res = await ops(['seed:demo', '--help']);
+    expect(res.status).toBe(0);
+    expect(res.stdout).toContain('Usage: npm run ops -- seed:demo [--leads N] [--json]');
+    expect(res.stdout).toContain('--leads');
+    expect(ownStderr(res.stderr)).toBe('');
+  });
+
   it('refuses a bad command line or environment with one line on stderr, before booting', async () => {
     // the cases run in-process in apps/ops/src/ops-cli.spec.ts; one real process checks the exit code
     const res = await run(

@@ -63,6 +63,10 @@ describe('npm run ops: key-rate and seed:demo', () => {
     });
     expect(agency.members).toHaveLength(2);
     expect(agency.tagIds).toHaveLength(4);
+    // stdout stays one JSON object; a line per 10 % of the leads goes to stderr
+    const progress = res.stderr.split('\n').filter((line: string) => line.startsWith('seed:demo: '));
+    expect(progress).toHaveLength(10);
+    expect(progress[9]).toBe('seed:demo: 100% (300 of 300 leads)');
 
     await t.http
       .post('/auth/sign-in')

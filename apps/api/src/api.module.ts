@@ -3,14 +3,16 @@ import {
   AppConfig,
   ConfigModule,
   DatabaseModule,
-  HealthController,
+  HealthModule,
   HTTP_PLATFORM_PROVIDERS,
   JobsModule,
   LoggingModule,
+  MetricsModule,
   RateLimitModule,
 } from '@app/platform';
 import { CrmModule } from '@app/crm';
 import { IdentityModule } from '@app/identity';
+import { LifecycleLog } from './lifecycle-log';
 
 /** The HTTP app: the platform pipeline and every context's controllers. */
 @Module({})
@@ -21,14 +23,15 @@ export class ApiModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggingModule,
+        MetricsModule,
         DatabaseModule.forRoot(),
         RateLimitModule.forRoot(),
         IdentityModule,
         CrmModule,
         JobsModule.forRoot({ inProcess: !config.redisUrl }),
+        HealthModule,
       ],
-      controllers: [HealthController],
-      providers: HTTP_PLATFORM_PROVIDERS,
+      providers: [...HTTP_PLATFORM_PROVIDERS, LifecycleLog],
     };
   }
 }

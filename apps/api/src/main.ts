@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppConfig, ConfigError, configureHttpApp } from '@app/platform';
 import { ApiModule } from './api.module';
+import { LifecycleLog } from './lifecycle-log';
 
 async function bootstrap(): Promise<void> {
   const config = AppConfig.fromEnv();
@@ -15,7 +16,7 @@ async function bootstrap(): Promise<void> {
   app.useLogger(app.get(Logger));
   configureHttpApp(app);
   await app.listen(config.port);
-  app.get(Logger).log(`API listening on http://localhost:${config.port} (docs: /docs)`);
+  app.get(LifecycleLog).started();
 }
 
 bootstrap().catch((err: unknown) => {

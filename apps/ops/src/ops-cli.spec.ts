@@ -33,6 +33,21 @@ describe('parseInvocation', () => {
     expect(parseInvocation(['--help'])).toBe('help');
   });
 
+  it('answers the command help for <command> --help, whatever else is on the line', () => {
+    expect(parseInvocation(['seed:demo', '--help'])).toEqual({
+      help: expect.objectContaining({ name: 'seed:demo' }),
+    });
+    expect(parseInvocation(['plan', '--org', ORG, '-h'])).toEqual({
+      help: expect.objectContaining({ name: 'plan' }),
+    });
+  });
+
+  it('documents every flag of every command', () => {
+    for (const command of OPS_COMMANDS) {
+      expect(Object.keys(command.options).sort()).toEqual(Object.keys(command.flags).sort());
+    }
+  });
+
   it('has one command per name', () => {
     const names = OPS_COMMANDS.map((c) => c.name);
     expect(new Set(names).size).toBe(names.length);
@@ -53,6 +68,25 @@ describe('runOps', () => {
     expect(await runOps([], {}, out.stream, err.stream)).toBe(0);
     expect(out.text()).toContain('npm run ops -- plan --org <organizationId> --active|--inactive');
     expect(err.text()).toBe('');
+  });
+
+  it("prints a command's options for `<command> --help` and exits 0, before booting", async () => {
+    const out = capture();
+    const err = capture();
+    expect(
+      await runOps(['seed:demo', '--help'], { DATABASE_URL: 'mysql://nope' }, out.stream, err.stream),
+    ).toBe(0);
+    expect(out.text()).toContain('Usage: npm run ops -- seed:demo [--leads N] [--json]');
+    expect(out.text()).toMatch(/--leads +how many leads/);
+    expect(out.text()).toMatch(/--json +print the result/);
+    expect(err.text()).toBe('');
+  });
+
+  it('names DATABASE_URL and the per-command help in the general help', async () => {
+    const out = capture();
+    expect(await runOps(['--help'], {}, out.stream, capture().stream)).toBe(0);
+    expect(out.text()).toContain('DATABASE_URL');
+    expect(out.text()).toContain('<command> --help');
   });
 
   it('turns a configuration error into its one line and exit 1, before booting', async () => {

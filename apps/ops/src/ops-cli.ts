@@ -3,7 +3,7 @@ import { MikroORM, RequestContext } from '@mikro-orm/core';
 import { ConsoleLogger, type LogLevel as NestLogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppConfig, ConfigError, DomainError } from '@app/platform';
-import { OPS_COMMANDS, OpsCommand, usageLine, UsageError } from './commands';
+import { commandHelp, OPS_COMMANDS, OpsCommand, usageLine, UsageError } from './commands';
 import { OpsModule } from './ops.module';
 
 export interface Invocation {
@@ -13,16 +13,32 @@ export interface Invocation {
 }
 
 export const usage = (commands: OpsCommand[] = OPS_COMMANDS): string =>
-  ['Usage:', ...commands.map((c) => `  ${usageLine(c).padEnd(72)} ${c.summary}`)].join('\n');
+  [
+    'Usage:',
+    ...commands.map((c) => `  ${usageLine(c).padEnd(72)} ${c.summary}`),
+    '',
+    '`npm run ops -- <command> --help` prints the options of one command.',
+    'Environment: DATABASE_URL (postgres://…; unset: the embedded PostgreSQL in EMBEDDED_DATA_DIR),',
+    'LOG_LEVEL (boot messages on stderr at debug). The result goes to stdout, anything else to stderr.',
+  ].join('\n');
 
-/** Reads the command line before anything boots; `'help'` for no command, `help` or `--help`. */
-export function parseInvocation(argv: string[], commands: OpsCommand[] = OPS_COMMANDS): Invocation | 'help' {
+const isHelp = (arg: string | undefined) => arg === 'help' || arg === '--help' || arg === '-h';
+
+/**
+ * Reads the command line before anything boots; `'help'` for no command, `help` or `--help`;
+ * `{ help: command }` for `<command> --help`.
+ */
+export function parseInvocation(
+  argv: string[],
+  commands: OpsCommand[] = OPS_COMMANDS,
+): Invocation | 'help' | { help: OpsCommand } {
   const [name, ...rest] = argv;
-  if (name === undefined || name === 'help' || name === '--help' || name === '-h') return 'help';
+  if (name === undefined || isHelp(name)) return 'help';
   const command = commands.find((c) => c.name === name);
   if (!command) {
     throw new UsageError(`unknown command "${name}"; commands: ${commands.map((c) => c.name).join(', ')}`);
   }
+  if (rest.some((arg) => arg === '--help' || arg === '-h')) return { help: command };
   try {
     const { values } = parseArgs({
       args: rest,
@@ -59,7 +75,11 @@ const nestLogLevels = (config: AppConfig): NestLogLevel[] =>
       : ['fatal', 'error', 'warn']; // the boot chatter ("embedded PostgreSQL ready") is not the operator's answer
 
 /** Boots the database and the contexts (no HTTP), makes the command's one call, closes. */
-export async function execute(invocation: Invocation, config: AppConfig): Promise<object> {
+export async function execute(
+  invocation: Invocation,
+  config: AppConfig,
+  progress: (line: string) => void = () => undefined,
+): Promise<object> {
   const levels = nestLogLevels(config);
   const app = await NestFactory.createApplicationContext(OpsModule.forRoot(config), {
     logger: levels.length > 0 ? new StderrLogger({ logLevels: levels }) : false,
@@ -68,7 +88,7 @@ export async function execute(invocation: Invocation, config: AppConfig): Promis
   try {
     // outside HTTP every unit of work opens its own context (the global one is disallowed)
     return await RequestContext.create(app.get(MikroORM).em, () =>
-      invocation.command.run(app, invocation.input),
+      invocation.command.run(app, invocation.input, progress),
     );
   } finally {
     await app.close();
@@ -88,7 +108,11 @@ export async function runOps(
       out.write(`${usage()}\n`);
       return 0;
     }
-    const result = await execute(invocation, AppConfig.fromEnv(env));
+    if ('help' in invocation) {
+      out.write(`${commandHelp(invocation.help)}\n`);
+      return 0;
+    }
+    const result = await execute(invocation, AppConfig.fromEnv(env), (line) => err.write(`${line}\n`));
     out.write(`${invocation.json ? JSON.stringify(result) : invocation.command.describe(result)}\n`);
     return 0;
   } catch (error) {

@@ -7,6 +7,7 @@ import {
   DatabaseModule,
   IdempotencyStore,
   LoggingModule,
+  MetricsModule,
 } from '@app/platform';
 import { IdentityModule } from '@app/identity';
 
@@ -30,6 +31,7 @@ export class WorkerModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggingModule,
+        MetricsModule,
         DatabaseModule.forRoot(),
         IdentityModule,
         BullmqJobsModule.forRoot({ prefix: options.queuePrefix }),

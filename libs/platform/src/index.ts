@@ -27,7 +27,8 @@ export * from './auth/secrets';
 // the HTTP pipeline and its building blocks
 export { configureHttpApp } from './http/http-app';
 export { HTTP_PLATFORM_PROVIDERS } from './http/http-platform';
-export { HealthController } from './http/health.controller';
+export { HealthController } from './health/health.controller';
+export { HealthModule } from './health/health.module';
 export { RateLimitModule } from './http/rate-limit/rate-limit.module';
 export { SharedRateLimit, SHARED_LIMITS, type SharedLimitName } from './http/rate-limit/shared-rate-limit';
 export { Idempotent, type IdempotencyOptions } from './http/idempotency/idempotency.interceptor';
@@ -36,6 +37,10 @@ export * from './http/params';
 export * from './http/paging';
 export * from './http/paging.dto';
 export * from './http/validation.decorators';
+
+// metrics
+export { Metrics } from './metrics/metrics';
+export { MetricsModule } from './metrics/metrics.module';
 
 // jobs
 export * from './jobs/periodic';

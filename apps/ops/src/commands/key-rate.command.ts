@@ -9,6 +9,10 @@ export const keyRateCommand: OpsCommand<
   usage: '--key <keyId> --per-minute N',
   summary: "sets the key's rateLimitPerMinute (the 10-minute and hourly windows scale with it)",
   flags: { key: { type: 'string' }, 'per-minute': { type: 'string' } },
+  options: {
+    key: 'the API key id (required)',
+    'per-minute': 'requests per minute per endpoint, 1 to 1,000,000 (required)',
+  },
   parse: (values) => ({
     keyId: requiredString(values, 'key'),
     perMinute: integerFlag(values, 'per-minute', { min: 1, max: 1_000_000 }),

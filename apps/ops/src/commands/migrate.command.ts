@@ -6,6 +6,7 @@ export const migrateCommand: OpsCommand<void, { applied: string[]; executed: num
   usage: '',
   summary: 'applies pending migrations',
   flags: {},
+  options: {},
   parse: () => undefined,
   run: (app) => app.get(DatabaseMigrations).applyPending(),
   describe: ({ applied, executed }) =>

@@ -18,10 +18,12 @@ export interface OpsCommand<Input = unknown, Result extends object = object> {
   usage: string;
   summary: string;
   flags: Flags;
+  /** One line per flag for `<command> --help`, keyed by flag name. */
+  options: Record<string, string>;
   /** Checks the flags; throws UsageError for a missing, conflicting or malformed one. */
   parse(values: FlagValues): Input;
-  /** The one service call, inside its own MikroORM context. */
-  run(app: INestApplicationContext, input: Input): Promise<Result>;
+  /** The one service call, inside its own MikroORM context; `progress` writes a line to stderr. */
+  run(app: INestApplicationContext, input: Input, progress: (line: string) => void): Promise<Result>;
   /** The result for people; `--json` prints the result object itself. */
   describe(result: Result): string;
 }
@@ -63,4 +65,17 @@ export function integerFlag(
     throw new UsageError(`--${flag} must be a whole number from ${bounds.min} to ${bounds.max}`);
   }
   return value;
+}
+
+/** `<command> --help`: the usage line, the summary and one line per option. */
+export function commandHelp(command: OpsCommand): string {
+  const options = { ...command.options, json: 'print the result as one JSON object on stdout' };
+  return [
+    `Usage: ${usageLine(command)}`,
+    '',
+    `  ${command.summary}`,
+    '',
+    'Options:',
+    ...Object.entries(options).map(([flag, text]) => `  ${`--${flag}`.padEnd(14)} ${text}`),
+  ].join('\n');
 }

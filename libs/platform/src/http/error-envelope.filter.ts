@@ -2,12 +2,15 @@ import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../config/app-config';
 import { toErrorBody } from './error-body';
-import { REQUEST_ID_HEADER } from './request-id.middleware';
+import { AuthedRequest } from '../auth/access.decorators';
+import { routeTemplate } from '../metrics/metrics-http';
+import { elapsedMs, REQUEST_ID_HEADER } from './request-id.middleware';
 
 /**
  * Renders every error (domain refusals, guard and pipe failures, unknown routes, body-parser
- * errors) as `{ error: { code, message, status, details? }, requestId }`. A 5xx is logged with the
- * request id and never echoes a stack or an upstream message.
+ * errors) as `{ error: { code, message, status, details? }, requestId }`, and logs one line per
+ * such answer: a 4xx at info, a 5xx at error with the stack (never echoed to the client). The line
+ * names the method, route template, status, code, duration, request id and key id; no credential.
  */
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
@@ -20,16 +23,21 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const req = host.switchToHttp().getRequest<Request>();
     const { body, headers } = toErrorBody(err);
     const requestId = res.getHeader(REQUEST_ID_HEADER);
+    const principal = (req as Request & AuthedRequest).principal;
+    const line = {
+      requestId,
+      method: req.method,
+      route: routeTemplate(req),
+      path: req.path,
+      status: body.status,
+      code: body.code,
+      durationMs: elapsedMs(req),
+      keyId: principal?.kind === 'apiKey' ? principal.keyId : undefined,
+    };
     if (body.status >= 500) {
-      this.log.error(
-        {
-          requestId,
-          method: req.method,
-          path: req.path,
-          err: err instanceof Error ? err.stack : String(err),
-        },
-        'request failed',
-      );
+      this.log.error({ ...line, err: err instanceof Error ? err.stack : String(err) }, 'request failed');
+    } else {
+      this.log.log(line, 'request refused');
     }
     if (res.headersSent) return;
     if (body.code === 'UNAUTHENTICATED')

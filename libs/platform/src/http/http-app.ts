@@ -1,4 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Express } from 'express';
+import { AppConfig } from '../config/app-config';
+import { Metrics } from '../metrics/metrics';
+import { countRequests, METRICS_PATH, metricsHandler } from '../metrics/metrics-http';
 import { bodyDepthLimit, jsonBodiesOnly } from './body-rules';
 import { serveOpenApi } from './openapi';
 import { requestId } from './request-id.middleware';
@@ -15,6 +19,13 @@ export function configureHttpApp(app: NestExpressApplication): NestExpressApplic
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestId);
+  const metrics = app.get(Metrics, { strict: false });
+  if (metrics.served) app.use(countRequests(metrics));
+  // on the API port only when asked and no METRICS_PORT; else unknown, so 404 in the envelope
+  const config = app.get(AppConfig, { strict: false });
+  if (config.metricsEnabled && config.metricsPort === null) {
+    (app.getHttpAdapter().getInstance() as Express).get(METRICS_PATH, metricsHandler(metrics));
+  }
   app.use(jsonBodiesOnly);
   app.useBodyParser('json', { limit: BODY_LIMIT, type: 'application/json' });
   app.use(bodyDepthLimit);

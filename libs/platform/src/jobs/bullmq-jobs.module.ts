@@ -1,8 +1,9 @@
 import { BullModule, InjectQueue, OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { DynamicModule, Injectable, Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { DynamicModule, Injectable, Logger, Module, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
 import { AppConfig, ConfigError } from '../config/app-config';
 import { Clock } from '../clock/clock';
+import { Metrics } from '../metrics/metrics';
 import { JobsModule } from './in-process-jobs';
 import { PeriodicJobRegistry, QueueName } from './periodic';
 
@@ -17,12 +18,14 @@ export class MaintenanceProcessor extends WorkerHost {
   constructor(
     private readonly registry: PeriodicJobRegistry,
     private readonly clock: Clock,
+    @Optional() private readonly metrics?: Metrics,
   ) {
     super();
   }
 
   async process(job: Job): Promise<unknown> {
-    return this.registry.byName(job.name).run(this.clock.now());
+    const run = () => this.registry.byName(job.name).run(this.clock.now());
+    return this.metrics ? this.metrics.countJob(job.name, run) : run();
   }
 
   @OnWorkerEvent('failed')

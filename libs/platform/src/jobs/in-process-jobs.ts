@@ -5,9 +5,11 @@ import {
   Module,
   OnApplicationBootstrap,
   OnApplicationShutdown,
+  Optional,
 } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { Clock } from '../clock/clock';
+import { Metrics } from '../metrics/metrics';
 import { PeriodicJobRegistry } from './periodic';
 
 /** Single-node mode (no REDIS_URL): the API runs every periodic job on its own timer. */
@@ -19,14 +21,16 @@ export class InProcessJobRunner implements OnApplicationBootstrap, OnApplication
   constructor(
     private readonly registry: PeriodicJobRegistry,
     private readonly clock: Clock,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   onApplicationBootstrap(): void {
     for (const job of this.registry.all()) {
       const timer = setInterval(() => {
-        job
-          .run(this.clock.now())
-          .catch((err: unknown) => this.log.error({ job: job.name, err: String(err) }, 'job failed'));
+        const run = () => job.run(this.clock.now());
+        (this.metrics ? this.metrics.countJob(job.name, run) : run()).catch((err: unknown) =>
+          this.log.error({ job: job.name, err: String(err) }, 'job failed'),
+        );
       }, job.everyMs);
       timer.unref();
       this.timers.push(timer);

@@ -6,6 +6,7 @@ import {
   Injectable,
   Logger,
   NestInterceptor,
+  Optional,
 } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
@@ -18,6 +19,7 @@ import { sha256 } from '../../auth/secrets';
 import { Clock } from '../../clock/clock';
 import { DomainError, validationFailed } from '../../errors/domain-error';
 import { ErrorEnvelopeView } from '../../errors/error-envelope.view';
+import { Metrics } from '../../metrics/metrics';
 import { IdempotencyStore } from './idempotency.store';
 
 export interface IdempotencyOptions {
@@ -54,6 +56,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     private readonly store: IdempotencyStore,
     private readonly em: EntityManager,
     private readonly clock: Clock,
+    @Optional() private readonly metrics?: Metrics,
   ) {}
 
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -106,6 +109,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     if (claim.kind === 'replay') {
       call.res.setHeader('Idempotent-Replayed', 'true');
+      this.metrics?.idempotencyReplays.inc();
       return claim.body;
     }
     try {

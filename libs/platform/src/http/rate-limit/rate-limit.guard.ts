@@ -1,4 +1,4 @@
-import { ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import { ExecutionContext, Injectable, Logger, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
@@ -13,6 +13,7 @@ import { AuthedRequest } from '../../auth/access.decorators';
 import { GrantRefusalListener } from '../../auth/grant.guard';
 import { ApiKeyPrincipal, Principal } from '../../auth/principal';
 import { DomainError } from '../../errors/domain-error';
+import { Metrics } from '../../metrics/metrics';
 import { RateLimitStore, WindowHit, WindowRecord } from './rate-limit.store';
 
 interface CallWindow extends WindowHit {
@@ -42,6 +43,7 @@ export class RateLimitGuard extends ThrottlerGuard implements GrantRefusalListen
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() private readonly store: RateLimitStore,
     reflector: Reflector,
+    @Optional() private readonly metrics?: Metrics,
   ) {
     super(options, store, reflector);
   }
@@ -70,6 +72,7 @@ export class RateLimitGuard extends ThrottlerGuard implements GrantRefusalListen
         key: window.key,
         tracker: window.tracker,
       };
+      this.metrics?.rateLimitRefusals.inc({ window: window.throttler.name ?? 'default' });
       await this.throwThrottlingException(ctx, detail);
     }
     return true;
