@@ -1,6 +1,6 @@
 import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiBearerAuth, ApiExtension, ApiResponse } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtension, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import { ErrorEnvelopeView } from '../errors/error-envelope.view';
 import type { Principal, Scope } from './principal';
 
@@ -24,6 +24,8 @@ export const RequireScopes = (...scopes: Scope[]) =>
     ACCESS({ kind: 'apiKey', scopes }),
     ApiExtension('x-required-scopes', scopes),
     ApiBearerAuth('apiKey'),
+    ApiSecurity('apiKeyHeader'),
+    ApiSecurity('apiKeyScheme'),
     errorResponse(401, 'UNAUTHENTICATED: key missing, malformed, unknown, revoked or expired'),
     errorResponse(
       403,
