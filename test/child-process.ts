@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '..');
@@ -59,3 +60,13 @@ export const ownStderr = (stderr: string): string =>
     .split('\n')
     .filter((line) => line.trim() !== '' && !line.startsWith('npm warn'))
     .join('\n');
+
+/** A port nothing listens on right now (for a child process or a second server). */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });

@@ -1,19 +1,10 @@
-import { createServer } from 'node:net';
 import { MikroORM } from '@mikro-orm/postgresql';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { MIGRATIONS } from '@migrations';
 import { DatabaseMigrations, ormOptions } from '@app/platform';
+import { freePort } from '../child-process';
 import { asKey, expectError, leadBody, sql, TestApp } from '../fixtures';
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 
 /** The value of one sample line (`name{labels} value`) in a Prometheus text scrape. */
 const sample = (text: string, line: string): number | undefined => {
