@@ -50,10 +50,18 @@ export function leadWhere(scope: LeadListScope, filters: LeadListFilters): State
   return { sql: clauses.join(' and '), params };
 }
 
-/** One page, newest first. */
+/**
+ * One page, newest first. The page's ids are picked first (over the newest-first index, skipping
+ * `offset` rows without computing anything for them); the per-row figures are computed for those
+ * rows only, so page 40 costs what page 1 costs.
+ */
 export function leadPageStatement(where: Statement, page: number, limit: number): Statement {
   return {
-    sql: `select ${LEAD_COLUMNS} from leads l where ${where.sql} order by l.created_at desc, l.id desc limit ? offset ?`,
+    sql: `with page as (
+            select l.id, l.created_at from leads l where ${where.sql}
+             order by l.created_at desc, l.id desc limit ? offset ?)
+          select ${LEAD_COLUMNS} from page join leads l on l.id = page.id
+           order by page.created_at desc, page.id desc`,
     params: [...where.params, limit, (page - 1) * limit],
   };
 }
