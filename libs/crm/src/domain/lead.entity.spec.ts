@@ -1,5 +1,6 @@
 import { Lead } from './lead.entity';
 import { Task } from './task.entity';
+import { reachesLead } from './lead-reach';
 
 const NOW = new Date('2026-11-22T10:00:00.000Z');
 const lead = () =>
@@ -17,10 +18,14 @@ const lead = () =>
   );
 
 describe('Lead', () => {
-  it('is reached by its assignees and by admins only', () => {
-    expect(lead().isReachableBy('u1', false)).toBe(true);
-    expect(lead().isReachableBy('u2', false)).toBe(false);
-    expect(lead().isReachableBy('u2', true)).toBe(true);
+  it('is reached by its assignees and by admins only (lead-reach.ts)', () => {
+    const scope = (userId: string, admin: boolean) => ({
+      organizationId: lead().organizationId,
+      memberId: admin ? null : userId,
+    });
+    expect(reachesLead(scope('u1', false), lead())).toBe(true);
+    expect(reachesLead(scope('u2', false), lead())).toBe(false);
+    expect(reachesLead(scope('u2', true), lead())).toBe(true);
   });
 
   it('clears contact fields with null or ""', () => {

@@ -1,6 +1,5 @@
 import { EntityRepositoryType, ArrayType, BigIntType, Entity, PrimaryKey, Property } from '@mikro-orm/core';
 import { LeadRepository } from './lead.repository';
-import { reachesLead } from './lead-reach';
 
 export const CRM_STATUSES = ['lead', 'potential', 'bad_timing', 'client', 'unqualified'] as const;
 export type CrmStatus = (typeof CRM_STATUSES)[number];
@@ -96,11 +95,6 @@ export class Lead {
     this.purchasedAt = now;
     this.createdAt = now;
     this.updatedAt = now;
-  }
-
-  /** The rule of `lead-reach.ts` on this lead; code outside the domain asks `LeadAccess`. */
-  isReachableBy(userId: string, admin: boolean): boolean {
-    return reachesLead({ organizationId: this.organizationId, memberId: admin ? null : userId }, this);
   }
 
   /** null or "" clears (INTERFACES.md); names, email and phone clear to "" since they are never null. */
