@@ -457,15 +457,11 @@ describe('API keys on /v1', () => {
     it('answers 503 AUTH_UNAVAILABLE when the key owner cannot be checked, and works again after', async () => {
       const admin = await t.seed.organization();
       const created = await t.seed.apiKey(admin);
-      // the database stops answering the door's key lookup (and only that: background jobs share the connection)
-      const connection = t.orm.em.getConnection();
-      const execute = connection.execute.bind(connection) as (...args: unknown[]) => Promise<unknown>;
+      // the pool can no longer reach the database while the door looks the key up
+      const pool = t.orm.em.getConnection().getKnex().client as { acquireConnection(): Promise<unknown> };
       const lookup = jest
-        .spyOn(connection, 'execute')
-        .mockImplementation(((...args: unknown[]) =>
-          String(args[0]).includes('where k.secret_hash = ?')
-            ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432'))
-            : execute(...args)) as typeof connection.execute);
+        .spyOn(pool, 'acquireConnection')
+        .mockRejectedValue(new Error('connect ECONNREFUSED 127.0.0.1:5432'));
       try {
         const res = await me(created.key);
         expectError(res, 503, 'AUTH_UNAVAILABLE');

@@ -10,6 +10,7 @@ export { Clock, ManualClock, MINUTE, HOUR, DAY } from './clock/clock';
 export { DatabaseModule, DatabaseMigrations } from './db/database.module';
 export { ormOptions } from './db/orm-options';
 export * from './db/tenant.repository';
+export * from './db/prepared-statements';
 export * from './db/embedded-postgres';
 
 // errors and the envelope

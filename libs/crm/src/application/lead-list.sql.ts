@@ -66,6 +66,14 @@ export function leadPageStatement(where: Statement, page: number, limit: number)
   };
 }
 
+/** One lead by id, with the same columns as a list row. */
+export function leadByIdStatement(where: Statement, leadId: number): Statement {
+  return {
+    sql: `select ${LEAD_COLUMNS} from leads l where ${where.sql} and l.id = ?`,
+    params: [...where.params, leadId],
+  };
+}
+
 /**
  * The exact total of the same filter. An agency-wide list (no member scope, search or assignee
  * filter) reads the trigger-kept counters instead of counting rows.

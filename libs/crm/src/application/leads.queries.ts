@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { DomainError, isAdmin, notFound, PageResult, pageResult, Principal } from '@app/platform';
+import { DomainError, isAdmin, notFound, PageResult, pageResult, preparedRows, Principal } from '@app/platform';
 import { CRM_STATUSES, CrmStatus } from '../domain/lead.entity';
 import {
   LeadCounts,
@@ -12,7 +12,7 @@ import {
 } from '../views/lead.view';
 import { LeadAccess } from './lead-access';
 import {
-  LEAD_COLUMNS,
+  leadByIdStatement,
   LeadListFilters,
   leadPageStatement,
   leadTotalStatement,
@@ -45,10 +45,7 @@ export class LeadsQueries {
 
   async get(actor: Principal, leadId: number): Promise<LeadJson> {
     const where = this.where(actor, {});
-    const rows = await this.run<LeadRow>({
-      sql: `select ${LEAD_COLUMNS} from leads l where ${where.sql} and l.id = ?`,
-      params: [...where.params, leadId],
-    });
+    const rows = await this.run<LeadRow>(leadByIdStatement(where, leadId));
     if (rows.length === 0) throw notFound('Lead');
     return toLeadJson(rows[0]);
   }
@@ -87,8 +84,11 @@ export class LeadsQueries {
     return leadWhere(this.access.scope(actor), filters);
   }
 
-  /** Runs inside the request's transaction when there is one (idempotent creates read their own write). */
+  /**
+   * A prepared statement, inside the request's transaction when there is one (idempotent creates
+   * read their own write).
+   */
   private run<T>(statement: Statement): Promise<T[]> {
-    return this.em.execute<T[]>(statement.sql, statement.params);
+    return preparedRows<T>(this.em, statement);
   }
 }

@@ -11,10 +11,8 @@ export interface LeadReachScope {
   memberId: string | null;
 }
 
-export interface Statement {
-  sql: string;
-  params: unknown[];
-}
+export type { Statement } from '@app/platform/core';
+import type { Statement } from '@app/platform/core';
 
 export function reachesLead(
   scope: LeadReachScope,

@@ -1,6 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { ApiKeyPrincipal, ListResult, Principal } from '@app/platform';
+import { ApiKeyPrincipal, ListResult, preparedRows, Principal } from '@app/platform';
+import { meStatement } from './people.sql';
 import { meView, MeJson, MeRow } from '../views/me.view';
 import { MemberJson } from '../views/member.view';
 import { TagJson } from '../views/tag.view';
@@ -21,11 +22,7 @@ export class PeopleQueries {
 
   /** One plain query: integrators call this to check a key, so it stays cheap. */
   async me(actor: ApiKeyPrincipal): Promise<MeJson> {
-    const [row] = await this.em.execute<MeRow[]>(
-      `select u.first_name, u.last_name, u.email, o.name as org_name
-         from users u, organizations o where u.id = ? and o.id = ?`,
-      [actor.userId, actor.organizationId],
-    );
+    const [row] = await preparedRows<MeRow>(this.em, meStatement(actor.userId, actor.organizationId));
     return meView(actor, row);
   }
 

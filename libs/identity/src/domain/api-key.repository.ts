@@ -1,4 +1,5 @@
-import { TenantRepository, type Role, type Scope } from '@app/platform/core';
+import { preparedRows, TenantRepository, type Role, type Scope } from '@app/platform/core';
+import { doorFactsStatement } from './api-key.sql';
 import type { ApiKey } from './api-key.entity';
 
 /** What the door needs to know about a key, its owner and its agency: one row, one query. */
@@ -108,18 +109,7 @@ export class ApiKeyRepository extends TenantRepository<ApiKey> {
 
   /** The door's lookup: the key, its owner's current role and its agency's switches, any agency. */
   async doorFactsBySecretHash(secretHash: string): Promise<KeyFacts | null> {
-    const rows = await this.getEntityManager()
-      .getConnection()
-      .execute<KeyRow[]>(
-        `select k.id, k.organization_id, k.name, k.prefix_hint, k.legacy, k.system, k.scopes, k.allowed_origins,
-                k.rate_limit_per_minute, k.created_by_id, k.lineage_created_at, k.expires_at, k.revoked_at,
-                k.rotated_to_id, k.grace_until, k.owner_left_at, m.role as owner_role, o.plan_active, o.disabled
-           from api_keys k
-           join organizations o on o.id = k.organization_id
-           left join memberships m on m.user_id = k.created_by_id and m.organization_id = k.organization_id
-          where k.secret_hash = ?`,
-        [secretHash],
-      );
+    const rows = await preparedRows<KeyRow>(this.getEntityManager(), doorFactsStatement(secretHash));
     return rows.length === 0 ? null : toFacts(rows[0]);
   }
 

@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** A SQL text with `?` placeholders and its values, as the pure `*.sql.ts` modules build them. */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+interface Prepared {
+  name: string;
+  text: string;
+}
+
+/** The pg client knex pools (only what is used here). */
+interface PgConnection {
+  query(config: { name: string; text: string; values: unknown[] } | string): Promise<{ rows: unknown[] }>;
+  connection?: { parsedStatements?: Record<string, string> };
+  __knex__disposed?: unknown;
+}
+
+interface KnexClient {
+  acquireConnection(): Promise<PgConnection>;
+  releaseConnection(connection: PgConnection): Promise<unknown>;
+}
+
+const SHAPES_KEPT = 2_000;
+const shapes = new Map<string, Prepared>();
+
+/**
+ * The statement's named form: `$n` placeholders and a name derived from the text, so one text has
+ * one name in every process and a name never stands for two texts (pg refuses that).
+ */
+function prepared(sql: string): Prepared {
+  let shape = shapes.get(sql);
+  if (!shape) {
+    let n = 0;
+    const text = sql.replace(/\?/g, () => `$${++n}`);
+    shape = { name: `q${createHash('sha1').update(text).digest('base64url').slice(0, 24)}`, text };
+    if (shapes.size >= SHAPES_KEPT) shapes.clear();
+    shapes.set(sql, shape);
+  }
+  return shape;
+}
+
+/** The server dropped or invalidated the statement (DISCARD ALL, a schema change): prepare it again. */
+const STALE_STATEMENT = new Set(['26000', '0A000']);
+/** The connection itself is gone (a restart, a terminated backend): take another one. */
+const isBrokenConnection = (err: { code?: string; message?: string }) =>
+  err.code === '57P01' ||
+  err.code === 'ECONNRESET' ||
+  err.code === 'EPIPE' ||
+  /Connection terminated|not queryable|ended unexpectedly/i.test(err.message ?? '');
+
+/**
+ * Runs a hot read as a named prepared statement, so PostgreSQL parses and plans it once per
+ * connection instead of on every call (MikroORM's `execute` inlines the values, which makes every
+ * call a new text). Inside the caller's transaction it runs on that transaction's connection, so a
+ * create reads its own write. Outside one, a connection that died under it (a database restart) or
+ * a statement the server no longer knows is retried once on a fresh connection or a fresh prepare:
+ * reads are safe to repeat.
+ */
+export async function preparedRows<T>(em: EntityManager, statement: Statement): Promise<T[]> {
+  const shape = prepared(statement.sql);
+  const query = { name: shape.name, text: shape.text, values: statement.params };
+  const transaction = em.getTransactionContext<{ client: KnexClient }>();
+  if (transaction) {
+    const connection = await transaction.client.acquireConnection();
+    return (await connection.query(query)).rows as T[];
+  }
+  const pool = em.getConnection().getKnex().client as unknown as KnexClient;
+  for (let attempt = 1; ; attempt++) {
+    const connection = await pool.acquireConnection();
+    try {
+      const result = await connection.query(query);
+      return result.rows as T[];
+    } catch (caught) {
+      const err = caught as { code?: string; message?: string };
+      const stale = STALE_STATEMENT.has(err.code ?? '');
+      const broken = !stale && isBrokenConnection(err);
+      if (stale) await forget(connection, shape.name);
+      // knex's pool validates on acquire and throws away a connection marked disposed
+      if (broken) connection.__knex__disposed ??= err.message ?? 'connection broken';
+      if (attempt > 1 || !(stale || broken)) throw caught;
+    } finally {
+      await pool.releaseConnection(connection);
+    }
+  }
+}
+
+async function forget(connection: PgConnection, name: string): Promise<void> {
+  delete connection.connection?.parsedStatements?.[name];
+  await connection.query(`deallocate ${name}`).catch(() => undefined);
+}
