@@ -1,6 +1,14 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { DomainError, isAdmin, notFound, PageResult, pageResult, preparedRows, Principal } from '@app/platform';
+import {
+  DomainError,
+  isAdmin,
+  notFound,
+  PageResult,
+  pageResult,
+  preparedRows,
+  Principal,
+} from '@app/platform';
 import { CRM_STATUSES, CrmStatus } from '../domain/lead.entity';
 import {
   LeadCounts,

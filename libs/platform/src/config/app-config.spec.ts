@@ -18,6 +18,7 @@ describe('AppConfig.fromEnv', () => {
     expect({ ...config }).toEqual({
       port: 3000,
       databaseUrl: null,
+      databasePoolSize: 10,
       redisUrl: null,
       publicBaseUrl: 'http://localhost:3000',
       logLevel: 'info',
@@ -43,6 +44,7 @@ describe('AppConfig.fromEnv', () => {
     const config = AppConfig.fromEnv({
       PORT: '8080',
       DATABASE_URL: 'postgres://app:pw@db:5432/estate',
+      DATABASE_POOL_SIZE: '25',
       REDIS_URL: 'redis://cache:6379',
       PUBLIC_BASE_URL: 'https://api.agency.example/',
       LOG_LEVEL: 'warn',
@@ -55,6 +57,7 @@ describe('AppConfig.fromEnv', () => {
     expect({ ...config }).toEqual({
       port: 8080,
       databaseUrl: 'postgres://app:pw@db:5432/estate',
+      databasePoolSize: 25,
       redisUrl: 'redis://cache:6379',
       publicBaseUrl: 'https://api.agency.example',
       logLevel: 'warn',
@@ -99,6 +102,8 @@ describe('AppConfig.fromEnv', () => {
       ['LOG_LEVEL', 'loud'],
       ['MIGRATE_ON_START', 'yes'],
       ['EMBEDDED_PG_PORT', '80'],
+      ['DATABASE_POOL_SIZE', '0'],
+      ['DATABASE_POOL_SIZE', '101'],
     ])('%s=%s', (name, value) => {
       const err = configErrorFor({ [name]: value });
       expect(err.message).toContain(name);

@@ -27,6 +27,13 @@ class Env {
   DATABASE_URL?: string;
 
   @IsOptional()
+  @Transform(({ value }) => (value === undefined || value === '' ? undefined : Number(value)))
+  @IsInt({ message: 'must be a whole number' })
+  @Min(1, { message: 'must be between 1 and 100' })
+  @Max(100, { message: 'must be between 1 and 100' })
+  DATABASE_POOL_SIZE?: number;
+
+  @IsOptional()
   @Matches(/^rediss?:\/\/\S+$/, { message: 'must be a redis:// URL' })
   REDIS_URL?: string;
 
@@ -73,6 +80,8 @@ export class ConfigError extends Error {}
 export class AppConfig {
   readonly port: number;
   readonly databaseUrl: string | null;
+  /** Connections this process keeps to PostgreSQL at most. */
+  readonly databasePoolSize: number;
   readonly redisUrl: string | null;
   readonly publicBaseUrl: string;
   readonly logLevel: LogLevel;
@@ -105,6 +114,7 @@ export class AppConfig {
     return new AppConfig({
       port,
       databaseUrl: parsed.DATABASE_URL ?? null,
+      databasePoolSize: parsed.DATABASE_POOL_SIZE ?? 10,
       redisUrl: parsed.REDIS_URL ?? null,
       publicBaseUrl: (parsed.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
       logLevel: parsed.LOG_LEVEL ?? 'info',

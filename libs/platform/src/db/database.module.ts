@@ -71,9 +71,9 @@ export class DatabaseModule {
         DatabaseLocationModule,
         MikroOrmModule.forRootAsync({
           driver: PostgreSqlDriver,
-          inject: [DatabaseLocation],
-          useFactory: (location: DatabaseLocation) => ({
-            ...ormOptions(location.url),
+          inject: [DatabaseLocation, AppConfig],
+          useFactory: (location: DatabaseLocation, config: AppConfig) => ({
+            ...ormOptions(location.url, config.databasePoolSize),
             autoLoadEntities: true,
             registerRequestContext: true,
           }),

@@ -23,7 +23,7 @@ const knexLog = {
 };
 
 /** MikroORM settings shared by the API, the worker, the operator CLI and the tests. */
-export const ormOptions = (clientUrl: string) =>
+export const ormOptions = (clientUrl: string, poolSize = 10) =>
   defineConfig({
     driver: PostgreSqlDriver,
     clientUrl,
@@ -37,7 +37,7 @@ export const ormOptions = (clientUrl: string) =>
       silent: true,
     },
     // a saturated pool answers 503 quickly instead of hanging (pg waits forever by default)
-    pool: { min: 0, max: 10, acquireTimeoutMillis: 5000, idleTimeoutMillis: 30_000 },
+    pool: { min: 0, max: poolSize, acquireTimeoutMillis: 5000, idleTimeoutMillis: 30_000 },
     driverOptions: { connection: { connectionTimeoutMillis: 3000 }, log: knexLog },
     forceUtcTimezone: true,
     ensureDatabase: false,
