@@ -235,6 +235,45 @@ describe('CRM leads (/v1/leads)', () => {
       ]);
     });
 
+    it('pages every kind of list the same way: the same rows as one long page, the exact total past the last page', async () => {
+      for (let i = 0; i < 7; i++) {
+        await t.seed.lead(a.admin, {
+          firstName: i % 2 === 0 ? 'Paging' : 'Other',
+          assigneeIds: i < 5 ? [a.member.userId] : [a.colleague.userId],
+        });
+        t.clock.advance(MINUTE);
+      }
+      // agency-wide (counters), a member's own (counted over the assignee index), a search (one scan for both)
+      const lists = [
+        { key: a.admin.key, query: '', total: 7 },
+        { key: a.member.key, query: '', total: 5 },
+        { key: a.admin.key, query: '&search=paging', total: 4 },
+        { key: a.member.key, query: '&search=paging', total: 3 },
+        { key: a.admin.key, query: `&assigneeIds=${a.colleague.userId}`, total: 2 },
+      ];
+      for (const list of lists) {
+        const whole = await api(t, list.key).get(`/v1/leads?limit=100${list.query}`).expect(200);
+        expect({ list: list.query, total: whole.body.total }).toEqual({
+          list: list.query,
+          total: list.total,
+        });
+        const paged: number[] = [];
+        for (let page = 1; page <= 4; page++) {
+          const res = await api(t, list.key).get(`/v1/leads?limit=2&page=${page}${list.query}`).expect(200);
+          expect(res.body).toMatchObject({
+            page,
+            limit: 2,
+            total: list.total,
+            hasMore: page * 2 < list.total,
+          });
+          paged.push(...res.body.data.map((l: { id: number }) => l.id));
+        }
+        expect(paged).toEqual(whole.body.data.map((l: { id: number }) => l.id));
+        const past = await api(t, list.key).get(`/v1/leads?limit=2&page=40${list.query}`).expect(200);
+        expect(past.body).toEqual({ data: [], hasMore: false, page: 40, limit: 2, total: list.total });
+      }
+    });
+
     it('shows a member only the leads they are on, and never another agency’s', async () => {
       const mine = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
       const shared = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId, a.colleague.userId] });

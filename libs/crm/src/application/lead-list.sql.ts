@@ -51,20 +51,64 @@ export function leadWhere(scope: LeadListScope, filters: LeadListFilters): State
 }
 
 /**
- * One page, newest first. The page's ids are picked first (over the newest-first index, skipping
- * `offset` rows without computing anything for them); the per-row figures are computed for those
- * rows only, so page 40 costs what page 1 costs.
+ * One page, newest first, and the exact total, in one statement (one round trip, one connection).
+ * The page's ids are picked first (skipping `offset` rows without computing anything for them) and
+ * the per-row figures are computed for those rows only, so page 40 costs what page 1 costs. The
+ * total of an agency-wide list (no member scope, search or assignee filter) comes from the
+ * trigger-kept counters; a search scans its matches once, for both the count and the page.
+ * Every answer has at least one row: the total, with the lead columns null past the last page.
  */
-export function leadPageStatement(where: Statement, page: number, limit: number): Statement {
+export function leadListStatement(
+  scope: LeadListScope,
+  filters: LeadListFilters,
+  page: number,
+  limit: number,
+): Statement {
+  const where = leadWhere(scope, filters);
+  const window = [limit, (page - 1) * limit];
+  const select = `select total.total, ${LEAD_COLUMNS}
+      from total left join (page join leads l on l.id = page.id) on true
+     order by page.created_at desc, page.id desc`;
+  const pageOfLeads = `page as (
+              select l.id, l.created_at from leads l where ${where.sql}
+               order by l.created_at desc, l.id desc limit ? offset ?)`;
+  if (countedByCounters(scope, filters)) {
+    return {
+      sql: `with total as (
+              select coalesce(sum(n), 0) as total from lead_status_counts
+               where organization_id = ?${filters.crmStatus ? ' and crm_status = ?' : ''}),
+            ${pageOfLeads}
+            ${select}`,
+      params: [
+        scope.organizationId,
+        ...(filters.crmStatus ? [filters.crmStatus] : []),
+        ...where.params,
+        ...window,
+      ],
+    };
+  }
+  if (!filters.search) {
+    // a member's or an assignee's leads: counted over the assignee index, the page read in index order
+    return {
+      sql: `with total as (select count(*) as total from leads l where ${where.sql}),
+            ${pageOfLeads}
+            ${select}`,
+      params: [...where.params, ...where.params, ...window],
+    };
+  }
+  // a search: one scan of the trigram index gives both the count and the page
   return {
-    sql: `with page as (
-            select l.id, l.created_at from leads l where ${where.sql}
-             order by l.created_at desc, l.id desc limit ? offset ?)
-          select ${LEAD_COLUMNS} from page join leads l on l.id = page.id
-           order by page.created_at desc, page.id desc`,
-    params: [...where.params, limit, (page - 1) * limit],
+    sql: `with matches as materialized (select l.id, l.created_at from leads l where ${where.sql}),
+          total as (select count(*) as total from matches),
+          page as (select id, created_at from matches order by created_at desc, id desc limit ? offset ?)
+          ${select}`,
+    params: [...where.params, ...window],
   };
 }
+
+/** Agency-wide lists (whatever the status filter) read their total from the trigger-kept counters. */
+const countedByCounters = (scope: LeadListScope, filters: LeadListFilters) =>
+  !scope.memberId && !filters.search && !filters.assigneeIds?.length;
 
 /** One lead by id, with the same columns as a list row. */
 export function leadByIdStatement(where: Statement, leadId: number): Statement {
@@ -72,20 +116,4 @@ export function leadByIdStatement(where: Statement, leadId: number): Statement {
     sql: `select ${LEAD_COLUMNS} from leads l where ${where.sql} and l.id = ?`,
     params: [...where.params, leadId],
   };
-}
-
-/**
- * The exact total of the same filter. An agency-wide list (no member scope, search or assignee
- * filter) reads the trigger-kept counters instead of counting rows.
- */
-export function leadTotalStatement(scope: LeadListScope, filters: LeadListFilters): Statement {
-  if (!scope.memberId && !filters.search && !filters.assigneeIds?.length) {
-    return {
-      sql: `select coalesce(sum(n), 0) as total from lead_status_counts
-             where organization_id = ?${filters.crmStatus ? ' and crm_status = ?' : ''}`,
-      params: filters.crmStatus ? [scope.organizationId, filters.crmStatus] : [scope.organizationId],
-    };
-  }
-  const where = leadWhere(scope, filters);
-  return { sql: `select count(*) as total from leads l where ${where.sql}`, params: where.params };
 }

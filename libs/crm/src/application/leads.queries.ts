@@ -22,8 +22,8 @@ import { LeadAccess } from './lead-access';
 import {
   leadByIdStatement,
   LeadListFilters,
-  leadPageStatement,
-  leadTotalStatement,
+  LeadListScope,
+  leadListStatement,
   leadWhere,
   Statement,
 } from './lead-list.sql';
@@ -43,12 +43,12 @@ export class LeadsQueries {
   ) {}
 
   async list(actor: Principal, query: LeadListQuery): Promise<PageResult<LeadListItemJson>> {
-    const where = this.where(actor, query);
-    const [rows, [{ total }]] = await Promise.all([
-      this.run<LeadRow>(leadPageStatement(where, query.page, query.limit)),
-      this.run<{ total: string }>(leadTotalStatement(this.access.scope(actor), query)),
-    ]);
-    return pageResult(rows.map(toLeadListItemJson), query.page, query.limit, Number(total));
+    const rows = await this.run<LeadRow & { total: string }>(
+      leadListStatement(this.scope(actor, query), query, query.page, query.limit),
+    );
+    // past the last page the one row carries the total alone
+    const leads = rows.filter((row) => row.id !== null);
+    return pageResult(leads.map(toLeadListItemJson), query.page, query.limit, Number(rows[0].total));
   }
 
   async get(actor: Principal, leadId: number): Promise<LeadJson> {
@@ -84,12 +84,16 @@ export class LeadsQueries {
     return counts;
   }
 
-  private where(actor: Principal, filters: LeadListFilters): Statement {
-    // spec: the assigneeIds filter is an admin tool
+  /** Whose leads the actor reads; the assigneeIds filter is an admin tool (spec). */
+  private scope(actor: Principal, filters: LeadListFilters): LeadListScope {
     if (filters.assigneeIds?.length && !isAdmin(actor)) {
       throw new DomainError('ORG_ADMIN_REQUIRED', 'Only an organization admin can filter by assignee.');
     }
-    return leadWhere(this.access.scope(actor), filters);
+    return this.access.scope(actor);
+  }
+
+  private where(actor: Principal, filters: LeadListFilters): Statement {
+    return leadWhere(this.scope(actor, filters), filters);
   }
 
   /**
