@@ -34,6 +34,7 @@ export { RateLimitModule } from './http/rate-limit/rate-limit.module';
 export { SharedRateLimit, SHARED_LIMITS, type SharedLimitName } from './http/rate-limit/shared-rate-limit';
 export { Idempotent, type IdempotencyOptions } from './http/idempotency/idempotency.interceptor';
 export { IdempotencyStore } from './http/idempotency/idempotency.store';
+export { IdempotencyModule } from './http/idempotency/idempotency.module';
 export * from './http/params';
 export * from './http/paging';
 export * from './http/paging.dto';

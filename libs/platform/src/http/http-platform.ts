@@ -1,5 +1,5 @@
 import { Provider } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AdminGuard } from '../auth/admin.guard';
 import { AuthenticationGuard } from '../auth/authentication.guard';
 import { DeclarationGuard } from '../auth/declaration.guard';
@@ -8,14 +8,12 @@ import { PlanGuard } from '../auth/plan.guard';
 import { ScopeGuard } from '../auth/scope.guard';
 import { NoBodyGuard } from './body-rules';
 import { ErrorEnvelopeFilter } from './error-envelope.filter';
-import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
-import { IdempotencyStore } from './idempotency/idempotency.store';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RequestValidationPipe } from './validation.pipe';
 
 /**
- * The global pieces of the HTTP pipeline, for the API's root module (with RateLimitModule in its
- * imports). Guard order is provider order, and decides which refusal wins: body rules, the access
+ * The global pieces of the HTTP pipeline, for the API's root module (with RateLimitModule and
+ * IdempotencyModule in its imports; no global interceptor, so a read runs none). Guard order is provider order, and decides which refusal wins: body rules, the access
  * declaration (fail closed), authentication (credential kind, key rules), scopes, admin, plan,
  * then rate limits.
  */
@@ -31,6 +29,4 @@ export const HTTP_PLATFORM_PROVIDERS: Provider[] = [
   RateLimitGuard,
   { provide: APP_GUARD, useExisting: RateLimitGuard },
   { provide: GrantRefusalListener, useExisting: RateLimitGuard },
-  { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
-  IdempotencyStore,
 ];

@@ -10,7 +10,7 @@ import {
 } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
-import { applyDecorators } from '@nestjs/common';
+import { applyDecorators, UseInterceptors } from '@nestjs/common';
 import { ApiConflictResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { from, lastValueFrom, Observable } from 'rxjs';
@@ -35,6 +35,7 @@ const HEADER_PATTERN = /^[\x21-\x7e]{1,255}$/;
 export const Idempotent = (options: IdempotencyOptions = { storeResponse: true }) =>
   applyDecorators(
     IDEMPOTENT(options),
+    UseInterceptors(IdempotencyInterceptor),
     ApiConflictResponse({
       type: ErrorEnvelopeView,
       description: 'IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_PROGRESS',
