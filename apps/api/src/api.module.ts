@@ -10,6 +10,7 @@ import {
   LoggingModule,
   MetricsModule,
   RateLimitModule,
+  REQUEST_WAITS,
 } from '@app/platform';
 import { CrmModule } from '@app/crm';
 import { IdentityModule } from '@app/identity';
@@ -25,7 +26,7 @@ export class ApiModule {
         ConfigModule.forRoot(config),
         LoggingModule,
         MetricsModule,
-        DatabaseModule.forRoot(),
+        DatabaseModule.forRoot({ waits: REQUEST_WAITS }),
         RateLimitModule.forRoot(),
         IdempotencyModule,
         IdentityModule,

@@ -8,13 +8,15 @@ export { Clock, ManualClock, MINUTE, HOUR, DAY } from './clock/clock';
 
 // persistence
 export { DatabaseModule, DatabaseMigrations } from './db/database.module';
-export { ormOptions } from './db/orm-options';
+export { ormOptions, REQUEST_WAITS } from './db/orm-options';
+export type { DatabaseWaits } from './db/orm-options';
 export * from './db/tenant.repository';
 export * from './db/prepared-statements';
 export * from './db/embedded-postgres';
 
 // errors and the envelope
 export * from './errors/domain-error';
+export { isDependencyUnavailable } from './errors/unavailable';
 export type { ErrorCode, ValidationIssue } from './errors/error-codes';
 export * from './http/api-errors.decorators';
 

@@ -6,7 +6,7 @@ import { DynamicModule, Global, Injectable, Logger, Module, OnModuleInit } from 
 import { AppConfig } from '../config/app-config';
 import { Clock, SystemClock } from '../clock/clock';
 import { DatabaseLocation, DatabaseLocationModule } from './database-location';
-import { ormOptions } from './orm-options';
+import { DatabaseWaits, ormOptions } from './orm-options';
 
 /** The advisory lock key migrations run under (any fixed 64-bit number, the same in every process). */
 const MIGRATION_LOCK = '7351949257280263168';
@@ -24,15 +24,23 @@ export class DatabaseMigrations {
    * (not the pool's, which the migrator uses), so one migrates and the others find nothing pending.
    */
   async applyPending(): Promise<{ applied: string[]; executed: number }> {
-    const migrator = this.orm.getMigrator();
-    const lock = new Client({ connectionString: this.orm.config.get('clientUrl') });
+    const url = this.orm.config.get('clientUrl') as string;
+    const lock = new Client({ connectionString: url });
     await lock.connect();
+    // migrations run without the API's request waits (building an index may take minutes)
+    const unbounded = await MikroORM.init({
+      ...ormOptions(url, 1),
+      entities: [],
+      discovery: { warnWhenNoEntities: false },
+    });
     try {
       await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      const migrator = unbounded.getMigrator();
       this.appliedHere.push(...(await migrator.up()).map((m) => m.name));
       const executed = await migrator.getExecutedMigrations();
       return { applied: [...this.appliedHere], executed: executed.length };
     } finally {
+      await unbounded.close().catch(() => undefined);
       // closing the session releases the lock too, should the unlock itself fail
       await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
       await lock.end().catch(() => undefined);
@@ -64,7 +72,8 @@ export class MigrateOnStart implements OnModuleInit {
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(): DynamicModule {
+  /** `waits`: the API bounds every wait on PostgreSQL (REQUEST_WAITS); jobs and the CLI do not. */
+  static forRoot(options: { waits?: DatabaseWaits } = {}): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
@@ -73,7 +82,7 @@ export class DatabaseModule {
           driver: PostgreSqlDriver,
           inject: [DatabaseLocation, AppConfig],
           useFactory: (location: DatabaseLocation, config: AppConfig) => ({
-            ...ormOptions(location.url, config.databasePoolSize),
+            ...ormOptions(location.url, config.databasePoolSize, options.waits),
             autoLoadEntities: true,
             registerRequestContext: true,
           }),

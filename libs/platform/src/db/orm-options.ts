@@ -22,8 +22,37 @@ const knexLog = {
   debug: (message: unknown) => driverLog.debug({ detail: String(message) }, 'database driver'),
 };
 
+/**
+ * How long a request may wait on PostgreSQL (issue "faults without loss"): a frozen server, a held
+ * lock or a saturated pool ends the request with a 503 within 5 s instead of hanging it. The
+ * server enforces the statement and lock limits; the client enforces the read limit too, since a
+ * frozen server enforces nothing. Jobs, migrations and the operator CLI run unbounded.
+ */
+export interface DatabaseWaits {
+  /** Waiting for a pooled connection; past it the call is shed (503), so no stale backlog builds. */
+  acquireMs: number;
+  /** Opening a connection. */
+  connectMs: number;
+  /** Server side: one statement; one lock wait. */
+  statementMs: number;
+  lockMs: number;
+  /** Server side: a transaction left idle (its locks go with it). */
+  idleInTransactionMs: number;
+  /** Client side: an answer to any query (covers a server that does not run at all). */
+  queryMs: number;
+}
+
+export const REQUEST_WAITS: DatabaseWaits = {
+  acquireMs: 2_000,
+  connectMs: 2_000,
+  statementMs: 2_500,
+  lockMs: 1_500,
+  idleInTransactionMs: 10_000,
+  queryMs: 2_800,
+};
+
 /** MikroORM settings shared by the API, the worker, the operator CLI and the tests. */
-export const ormOptions = (clientUrl: string, poolSize = 10) =>
+export const ormOptions = (clientUrl: string, poolSize = 10, waits?: DatabaseWaits) =>
   defineConfig({
     driver: PostgreSqlDriver,
     clientUrl,
@@ -37,8 +66,19 @@ export const ormOptions = (clientUrl: string, poolSize = 10) =>
       silent: true,
     },
     // a saturated pool answers 503 quickly instead of hanging (pg waits forever by default)
-    pool: { min: 0, max: poolSize, acquireTimeoutMillis: 5000, idleTimeoutMillis: 30_000 },
-    driverOptions: { connection: { connectionTimeoutMillis: 3000 }, log: knexLog },
+    pool: { min: 0, max: poolSize, acquireTimeoutMillis: waits?.acquireMs ?? 5000, idleTimeoutMillis: 30_000 },
+    driverOptions: {
+      connection: waits
+        ? {
+            connectionTimeoutMillis: waits.connectMs,
+            statement_timeout: waits.statementMs,
+            lock_timeout: waits.lockMs,
+            idle_in_transaction_session_timeout: waits.idleInTransactionMs,
+            query_timeout: waits.queryMs,
+          }
+        : { connectionTimeoutMillis: 3000 },
+      log: knexLog,
+    },
     forceUtcTimezone: true,
     ensureDatabase: false,
     allowGlobalContext: false,

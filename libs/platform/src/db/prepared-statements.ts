@@ -12,9 +12,19 @@ interface Prepared {
   text: string;
 }
 
+/** A hot read outside a transaction gives up sooner than a write (REQUEST_WAITS.queryMs). */
+export const READ_QUERY_MS = 2_000;
+
+interface NamedQuery {
+  name: string;
+  text: string;
+  values: unknown[];
+  query_timeout?: number;
+}
+
 /** The pg client knex pools (only what is used here). */
 interface PgConnection {
-  query(config: { name: string; text: string; values: unknown[] } | string): Promise<{ rows: unknown[] }>;
+  query(config: NamedQuery | string): Promise<{ rows: unknown[] }>;
   connection?: { parsedStatements?: Record<string, string> };
   __knex__disposed?: unknown;
 }
@@ -50,7 +60,9 @@ const isBrokenConnection = (err: { code?: string; message?: string }) =>
   err.code === '57P01' ||
   err.code === 'ECONNRESET' ||
   err.code === 'EPIPE' ||
-  /Connection terminated|not queryable|ended unexpectedly/i.test(err.message ?? '');
+  /^(Connection terminated|Client has encountered a connection error)/.test(err.message ?? '');
+/** pg gave up waiting (a frozen server): the connection still waits for that answer, so drop it. */
+const isReadTimeout = (err: { message?: string }) => err.message === 'Query read timeout';
 
 /**
  * Runs a hot read as a named prepared statement, so PostgreSQL parses and plans it once per
@@ -62,12 +74,13 @@ const isBrokenConnection = (err: { code?: string; message?: string }) =>
  */
 export async function preparedRows<T>(em: EntityManager, statement: Statement): Promise<T[]> {
   const shape = prepared(statement.sql);
-  const query = { name: shape.name, text: shape.text, values: statement.params };
+  const query: NamedQuery = { name: shape.name, text: shape.text, values: statement.params };
   const transaction = em.getTransactionContext<{ client: KnexClient }>();
   if (transaction) {
     const connection = await transaction.client.acquireConnection();
     return (await connection.query(query)).rows as T[];
   }
+  query.query_timeout = READ_QUERY_MS;
   const pool = em.getConnection().getKnex().client as unknown as KnexClient;
   for (let attempt = 1; ; attempt++) {
     const connection = await pool.acquireConnection();
@@ -80,7 +93,7 @@ export async function preparedRows<T>(em: EntityManager, statement: Statement): 
       const broken = !stale && isBrokenConnection(err);
       if (stale) await forget(connection, shape.name);
       // knex's pool validates on acquire and throws away a connection marked disposed
-      if (broken) connection.__knex__disposed ??= err.message ?? 'connection broken';
+      if (broken || isReadTimeout(err)) connection.__knex__disposed ??= err.message ?? 'connection broken';
       if (attempt > 1 || !(stale || broken)) throw caught;
     } finally {
       await pool.releaseConnection(connection);

@@ -8,8 +8,8 @@ import {
   ServiceUnavailableException,
   UnauthorizedException,
 } from '@nestjs/common';
-import { DependencyUnavailableError, DomainError, notFound, validationFailed } from '../errors/domain-error';
-import { isDependencyDown, toErrorBody } from './error-body';
+import { DomainError, notFound, validationFailed } from '../errors/domain-error';
+import { toErrorBody } from './error-body';
 import { STATUS_OF } from '../errors/error-codes';
 
 /** body-parser errors are plain errors with `status` and `type` (see the `http-errors` package). */
@@ -150,28 +150,5 @@ describe('toErrorBody', () => {
       expect(rendered.headers['Retry-After']).toMatch(/^\d+$/);
       expect(JSON.stringify(rendered)).not.toContain('10.0.0.5');
     });
-  });
-});
-
-describe('isDependencyDown', () => {
-  it.each([
-    new DependencyUnavailableError('database did not answer'),
-    Object.assign(new Error('x'), { name: 'ConnectionException' }),
-    Object.assign(new Error('x'), { code: 'ECONNREFUSED' }),
-    Object.assign(new Error('x'), { code: 'ECONNRESET' }),
-    Object.assign(new Error('terminating connection'), { code: '57P01' }),
-    new Error('Timeout acquiring a connection. The pool is probably full.'),
-    new Error('Connection terminated unexpectedly'),
-  ])('is true for %p', (err) => {
-    expect(isDependencyDown(err)).toBe(true);
-  });
-
-  it.each([
-    null,
-    undefined,
-    new Error('duplicate key value violates unique constraint'),
-    Object.assign(new Error('x'), { code: '23505' }),
-  ])('is false for %p', (err) => {
-    expect(isDependencyDown(err)).toBe(false);
   });
 });

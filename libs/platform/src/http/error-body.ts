@@ -1,5 +1,6 @@
 import { HttpException, NotFoundException } from '@nestjs/common';
 import { DomainError } from '../errors/domain-error';
+import { isDependencyUnavailable } from '../errors/unavailable';
 import { ErrorBody, ErrorCode, STATUS_OF } from '../errors/error-codes';
 
 export interface RenderedError {
@@ -35,7 +36,7 @@ export function toErrorBody(err: unknown): RenderedError {
     if (parserError.status >= 400 && parserError.status < 500)
       return plain('BAD_REQUEST', 'The body could not be read as JSON.');
   }
-  if (isDependencyDown(err)) return unavailable();
+  if (isDependencyUnavailable(err)) return unavailable();
   return plain('INTERNAL', 'Internal server error.');
 }
 
@@ -47,20 +48,6 @@ const unavailable = (): RenderedError => ({
   },
   headers: { 'Retry-After': '1' },
 });
-
-/** The database (or another dependency) could not be reached: a 503 the client may retry, not a 500. */
-export function isDependencyDown(err: unknown): boolean {
-  const e = err as { name?: string; code?: string; message?: string } | null;
-  if (!e) return false;
-  return (
-    e.name === 'DependencyUnavailableError' ||
-    e.name === 'ConnectionException' ||
-    e.code === 'ECONNREFUSED' ||
-    e.code === 'ECONNRESET' ||
-    e.code === '57P01' || // admin shutdown
-    /Timeout acquiring a connection|Connection terminated/i.test(e.message ?? '')
-  );
-}
 
 function fromStatus(status: number): RenderedError {
   if (status === 404) return plain('NOT_FOUND', 'No such endpoint.');

@@ -2,8 +2,9 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { freePort, ROOT } from '../child-process';
-import { asKey, TestApp } from '../fixtures';
+import { asKey, expectError, TestApp } from '../fixtures';
 
 /** Resolves at the server's next "ready" line. */
 const ready = (server: ChildProcessWithoutNullStreams) =>
@@ -18,15 +19,16 @@ const ready = (server: ChildProcessWithoutNullStreams) =>
   });
 
 /**
- * Hot reads run as named prepared statements, which live in a database session: a restart ends
- * every session, so the API must prepare them again on fresh connections rather than fail. A
- * PostgreSQL of its own (embedded) is stopped and started under a running API.
+ * Faults of the database under a running API, on a PostgreSQL of the test's own (embedded), with
+ * one pooled connection so every request meets the fault: a restart, forgotten prepared
+ * statements, a frozen server, a held lock.
  */
-describe('prepared statements', () => {
+describe('database faults', () => {
   let dataDir: string;
   let port: number;
   let server: ChildProcessWithoutNullStreams;
   let t: TestApp;
+  let url: string;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'estate-restart-'));
@@ -37,7 +39,7 @@ describe('prepared statements', () => {
       String(port),
     ]);
     await ready(server);
-    const url = `postgres://postgres:postgres@127.0.0.1:${port}/estate`;
+    url = `postgres://postgres:postgres@127.0.0.1:${port}/estate`;
     // one connection: every read below runs on the connection whose statements the server lost
     t = await TestApp.start({
       env: { DATABASE_URL: url, MIGRATE_ON_START: 'true', DATABASE_POOL_SIZE: '1' },
@@ -104,5 +106,75 @@ describe('prepared statements', () => {
 
     const after = await read();
     expect({ status: after.status, body: after.body }).toEqual({ status: 200, body: before.body });
+  });
+
+  /** A connection of the test's own to the same database. */
+  const session = async () => {
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    return client;
+  };
+
+  it('a frozen server: every request is answered (503 in the envelope, or 200 on a fresh connection) while it is frozen, full service after', async () => {
+    const admin = await t.seed.organization();
+    const lead = await t.seed.lead(admin);
+    const secret = (await t.seed.apiKey(admin, { scopes: ['crm:read'] })).key;
+    await asKey(t.http.get(`/v1/leads/${lead.id}`), secret).expect(200);
+
+    const probe = await session();
+    const { rows } = await probe.query<{ pid: number }>(
+      `select pid from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`,
+    );
+    await probe.end();
+    expect(rows.length).toBeGreaterThan(0);
+    // SIGSTOP freezes the API's own server processes: its pooled connection stops answering
+    for (const { pid } of rows) process.kill(pid, 'SIGSTOP');
+    let thawed = false;
+    const thaw = () => {
+      if (thawed) return;
+      thawed = true;
+      for (const { pid } of rows) process.kill(pid, 'SIGCONT');
+    };
+    // should a request hang, thaw anyway after 15 s so the test fails instead of the suite
+    const deadline = setTimeout(thaw, 15_000);
+    try {
+      const answers = await Promise.all([
+        asKey(t.http.get(`/v1/leads/${lead.id}`), secret),
+        asKey(t.http.get('/v1/leads'), secret),
+        asKey(t.http.get('/v1/me'), secret),
+      ]);
+      const answeredWhileFrozen = !thawed;
+      thaw();
+      expect(answeredWhileFrozen).toBe(true);
+      for (const res of answers) {
+        if (res.status !== 200) expectError(res, 503, 'INTERNAL');
+      }
+      expect(answers.some((res) => res.status === 503)).toBe(true);
+    } finally {
+      clearTimeout(deadline);
+      thaw();
+    }
+    await asKey(t.http.get(`/v1/leads/${lead.id}`), secret).expect(200);
+    await asKey(t.http.get('/v1/me'), secret).expect(200);
+  }, 30_000);
+
+  it('a lock held on leads: lead reads give up with 503 (lock timeout) while it is held, other reads go on; 200 once it is released', async () => {
+    const admin = await t.seed.organization();
+    const lead = await t.seed.lead(admin);
+    const secret = (await t.seed.apiKey(admin, { scopes: ['crm:read'] })).key;
+    const holder = await session();
+    await holder.query('begin');
+    await holder.query('lock table leads in access exclusive mode');
+    try {
+      const read = await asKey(t.http.get(`/v1/leads/${lead.id}`), secret);
+      expectError(read, 503, 'INTERNAL');
+      expect(read.headers['retry-after']).toBe('1');
+      await asKey(t.http.get('/v1/me'), secret).expect(200);
+    } finally {
+      await holder.query('rollback');
+      await holder.end();
+    }
+    await asKey(t.http.get(`/v1/leads/${lead.id}`), secret).expect(200);
   });
 });
