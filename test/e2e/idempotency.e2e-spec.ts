@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import type { Response } from 'supertest';
 import {
   Agency,
@@ -148,30 +149,56 @@ describe('Idempotency-Key on creating POSTs', () => {
     });
   });
 
-  describe('rule 3: while the first request runs, 409 IDEMPOTENCY_KEY_IN_PROGRESS for up to 5 minutes', () => {
-    it('answers IN_PROGRESS while the marker lives, and lets the same request take over after 5 minutes', async () => {
+  describe('rule 3: while the first request runs, 409 IDEMPOTENCY_KEY_IN_PROGRESS', () => {
+    /** The first attempt's transaction, as the interceptor holds it: its record locked until it ends. */
+    const runningAttempt = async (key: string) => {
+      const session = new Client({ connectionString: process.env.DATABASE_URL });
+      await session.connect();
+      await session.query('begin');
+      await session.query(`select 1 from idempotency_records where key = $1 for update`, [key]);
+      return { end: async () => (await session.query('rollback'), await session.end()) };
+    };
+    const markInProgress = (key: string) =>
+      sql(
+        t,
+        `update idempotency_records set state = 'in_progress', status_code = null, response_body = null, started_at = ?
+          where key = ?`,
+        [t.clock.now(), key],
+      );
+
+    it('answers IN_PROGRESS while the first attempt runs, however long; once it ended without an answer, the same request takes over', async () => {
       const body = leadBody();
       const first = await postLead(a.admin.key, 'running', body);
       expectFresh(first);
       // as if the first request were still running (its answer not yet stored)
-      await sql(
-        t,
-        `update idempotency_records set state = 'in_progress', status_code = null, response_body = null, started_at = ?
-          where key = 'running'`,
-        [t.clock.now()],
-      );
-      expectError(await postLead(a.admin.key, 'running', body), 409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
-      expectError(await postLead(a.admin.key, 'running', leadBody()), 409, 'IDEMPOTENCY_KEY_REUSED');
-      t.clock.advance(4 * MINUTE);
-      expectError(await postLead(a.admin.key, 'running', body), 409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
-      expect(await leads()).toBe(1);
-
-      t.clock.advance(MINUTE + 1000);
+      await markInProgress('running');
+      const attempt = await runningAttempt('running');
+      try {
+        expectError(await postLead(a.admin.key, 'running', body), 409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+        expectError(await postLead(a.admin.key, 'running', leadBody()), 409, 'IDEMPOTENCY_KEY_REUSED');
+        t.clock.advance(4 * MINUTE);
+        expectError(await postLead(a.admin.key, 'running', body), 409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+        expect(await leads()).toBe(1);
+      } finally {
+        await attempt.end(); // it ended without committing an answer
+      }
       const takeover = await postLead(a.admin.key, 'running', body);
       expectFresh(takeover);
       expect(takeover.body.lead.id).not.toBe(first.body.lead.id);
       expect(await leads()).toBe(2);
       expectReplay(await postLead(a.admin.key, 'running', body), takeover);
+    });
+
+    it('gives a new attempt 3 seconds to lock its record before a retry may take an unlocked one over', async () => {
+      const body = leadBody();
+      expectFresh(await postLead(a.admin.key, 'starting', body));
+      await markInProgress('starting'); // claimed, not yet locked: its transaction is about to begin
+      expectError(await postLead(a.admin.key, 'starting', body), 409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+      t.clock.advance(2_900);
+      expectError(await postLead(a.admin.key, 'starting', body), 409, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+      t.clock.advance(200);
+      expectFresh(await postLead(a.admin.key, 'starting', body));
+      expect(await leads()).toBe(2);
     });
 
     it('lets 20 parallel identical requests create exactly one lead', async () => {

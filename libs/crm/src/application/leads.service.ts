@@ -40,11 +40,12 @@ export class LeadsService {
     const assigneeIds = await this.openingOwners(actor, input);
     const now = this.clock.now();
     const lead = new Lead({ ...input, organizationId: actor.organizationId, assigneeIds }, now);
-    await this.em.transactional(async (em) => {
+    // the answer is read inside the create's transaction: a create never commits without one
+    return this.em.transactional(async (em) => {
       await em.persist(lead).flush(); // the id comes from the database
       this.history.created(actor, lead, now);
+      return { lead: await this.queries.get(actor, lead.id) };
     });
-    return { lead: await this.queries.get(actor, lead.id) };
   }
 
   async changeContact(

@@ -36,6 +36,7 @@ describe('isDependencyUnavailable: the one table of "not now" errors (503, never
     ],
     ['ORM connection error', Object.assign(new Error('x'), { name: 'ConnectionException' })],
     ['connection lost', new Error('Connection terminated unexpectedly')],
+    ['connection lost, through knex', new Error('COMMIT; - Connection terminated unexpectedly')],
     ['connect timeout', new Error('Connection terminated due to connection timeout')],
     ['pg connect timeout', new Error('timeout expired')],
     ['client broken', new Error('Client has encountered a connection error and is not queryable')],

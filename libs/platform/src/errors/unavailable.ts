@@ -71,5 +71,6 @@ export function isDependencyUnavailable(err: unknown): boolean {
     return UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_SQLSTATE_CLASSES.has(code.slice(0, 2));
   }
   const message = e.message ?? '';
-  return DRIVER_CONNECTION_ERRORS.some((text) => message.startsWith(text));
+  // knex puts the statement before the driver's text: "<sql> - Connection terminated unexpectedly"
+  return DRIVER_CONNECTION_ERRORS.some((text) => message.startsWith(text) || message.includes(` - ${text}`));
 }

@@ -18,6 +18,7 @@ import { AuthedRequest } from '../../auth/access.decorators';
 import { sha256 } from '../../auth/secrets';
 import { Clock } from '../../clock/clock';
 import { DomainError, validationFailed } from '../../errors/domain-error';
+import { isDependencyUnavailable } from '../../errors/unavailable';
 import { ErrorEnvelopeView } from '../../errors/error-envelope.view';
 import { Metrics } from '../../metrics/metrics';
 import { IdempotencyStore } from './idempotency.store';
@@ -44,9 +45,11 @@ export const Idempotent = (options: IdempotencyOptions = { storeResponse: true }
 
 /**
  * Step 7 of the pipeline, the spec's seven idempotency rules. The handler runs inside one
- * transaction that also stores its answer, so a crash between the create and the answer can
- * never let a retry create twice. 4xx/5xx free the key; a store that does not answer lets the
- * request run unprotected.
+ * transaction that first locks the attempt's record and last stores the answer in it, so the
+ * answer commits with the create or not at all, and a retry can always tell (IdempotencyStore).
+ * 4xx/5xx free the key when the attempt surely did not commit. The store is the database: when it
+ * does not answer, the request answers 503 and runs nothing; only a store failing while the
+ * database answers lets the request run unprotected (rule 7, INTERFACES.md).
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -93,6 +96,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     try {
       claim = await this.store.claim(call.keyId, call.key, call.requestHash, this.clock.now());
     } catch (err) {
+      // the store is the database: if it does not answer, the create cannot run safely either
+      if (isDependencyUnavailable(err)) throw err;
       this.log.warn({ err: String(err) }, 'idempotency store unavailable; request runs unprotected');
       return lastValueFrom(next.handle());
     }
@@ -113,19 +118,34 @@ export class IdempotencyInterceptor implements NestInterceptor {
       this.metrics?.idempotencyReplays.inc();
       return claim.body;
     }
+    const { attempt } = claim;
     try {
       return await this.em.transactional(async (em) => {
+        if (!(await this.store.lockAttempt(em, call.keyId, call.key, attempt))) {
+          // a retry took this attempt over while it waited for a connection: it must not create
+          throw new DomainError(
+            'IDEMPOTENCY_KEY_IN_PROGRESS',
+            'A request with this Idempotency-Key is still running.',
+          );
+        }
         const body = await lastValueFrom(next.handle());
         const serialized = JSON.stringify(body ?? null);
         if (call.options.storeResponse && Buffer.byteLength(serialized) <= MAX_STORED_RESPONSE_BYTES) {
           await this.store.complete(em, call.keyId, call.key, call.statusCode, serialized);
         } else {
-          await this.store.release(call.keyId, call.key, em);
+          await this.store.release(call.keyId, call.key, attempt, em);
         }
         return body;
       });
     } catch (err) {
-      await this.store.release(call.keyId, call.key).catch((e) => this.log.warn(String(e)));
+      // Safe whatever the outcome: only this attempt's record, only while `in_progress`. Had the
+      // COMMIT landed (its answer lost), the record is `done` and stays, so a retry replays; the
+      // delete waits for a COMMIT still in flight. Should the delete fail, a retry takes over.
+      await this.store
+        .release(call.keyId, call.key, attempt)
+        .catch((e: unknown) =>
+          this.log.warn({ err: String(e) }, 'idempotency key not freed; a retry takes it over'),
+        );
       throw err;
     }
   }
