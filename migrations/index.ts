@@ -2,6 +2,7 @@ import { Migration20261122000000_identity } from './Migration20261122000000_iden
 import { Migration20261122010000_api_keys } from './Migration20261122010000_api_keys';
 import { Migration20261122020000_crm_core } from './Migration20261122020000_crm_core';
 import { Migration20261122030000_lead_counters } from './Migration20261122030000_lead_counters';
+import { Migration20261124000000_sync } from './Migration20261124000000_sync';
 import { Migration20261124010000_idempotency_attempts } from './Migration20261124010000_idempotency_attempts';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
@@ -10,6 +11,7 @@ export const MIGRATIONS = [
   Migration20261122010000_api_keys,
   Migration20261122020000_crm_core,
   Migration20261122030000_lead_counters,
+  Migration20261124000000_sync,
   Migration20261124010000_idempotency_attempts,
 ].map((migration) => ({
   name: migration.name,

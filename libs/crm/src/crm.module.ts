@@ -10,6 +10,7 @@ import { LeadsQueries } from './application/leads.queries';
 import { LeadsService } from './application/leads.service';
 import { NotesService } from './application/notes.service';
 import { NotesTimelineSource } from './application/notes.timeline-source';
+import { SyncQueries } from './application/sync.queries';
 import { TasksCalendarSource } from './application/tasks.calendar-source';
 import { TasksService } from './application/tasks.service';
 import { TasksTimelineSource } from './application/tasks.timeline-source';
@@ -40,6 +41,7 @@ export const CRM_ENTITIES = [Lead, Note, Task, LeadHistory];
     LeadsService,
     NotesService,
     TasksService,
+    SyncQueries,
     TimelineSources,
     TimelineQueries,
     HistoryTimelineSource,

@@ -1,5 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiExtension,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiTags,
+  ApiOperation,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import {
   AdminOnly,
   ApiBadRequestErrors,
@@ -14,6 +22,7 @@ import {
 import { CrmRead, CrmWrite } from './crm-access';
 import { LeadsQueries } from '../application/leads.queries';
 import { LeadsService } from '../application/leads.service';
+import { SyncQueries } from '../application/sync.queries';
 import { TimelineQueries } from '../application/timeline.queries';
 import {
   BulkLeadStatusDto,
@@ -26,10 +35,12 @@ import {
   TimelineQueryDto,
   UpdateLeadDto,
 } from './dto/lead.dto';
+import { syncRequestOf, SYNC_MODE_RULES } from './dto/sync.dto';
 import {
   BulkLeadStatusResultView,
   LeadCountsView,
   LeadPageView,
+  LeadSyncPageView,
   LeadView,
   WrappedLeadView,
 } from '../views/lead.view';
@@ -48,17 +59,35 @@ export class LeadsController {
     private readonly leads: LeadsService,
     private readonly queries: LeadsQueries,
     private readonly timeline: TimelineQueries,
+    private readonly sync: SyncQueries,
   ) {}
 
-  /** Newest first, page paging with an exact total; a member sees only their own leads. */
+  /** Newest first, page paging with an exact total; or sync by cursor. A member sees only their own leads. */
   @Get()
-  @ApiOperation({ summary: 'List leads' })
+  @ApiOperation({
+    summary: 'List leads, or sync them by cursor',
+    description:
+      'Page mode: newest first, `{data, hasMore, page, limit, total}` with an exact total. ' +
+      SYNC_MODE_RULES +
+      ' A member syncs the leads they are assigned to; a lead they are taken off appears once as ' +
+      '`{id, updatedAt, removed: true}`. The sync answer is the `LeadSyncPageView` schema (`x-sync-answer`).',
+  })
   @CrmRead()
-  @ApiOkResponse({ type: LeadPageView })
-  @ApiBadRequestErrors()
+  @ApiExtraModels(LeadSyncPageView)
+  @ApiExtension('x-sync-answer', { $ref: getSchemaPath(LeadSyncPageView) })
+  @ApiOkResponse({
+    type: LeadPageView,
+    description:
+      'Page mode. With `updatedSince` or `cursor`: `{data, hasMore, nextCursor}`, schema `LeadSyncPageView`.',
+  })
+  @ApiBadRequestErrors(
+    'VALIDATION_FAILED also for `page`, `search`, `crmStatus` or `assigneeIds` with `updatedSince` or ' +
+      '`cursor`, a malformed `updatedSince`, or a `cursor` this list did not give.',
+  )
   @ApiForbiddenError(ASSIGNEE_FILTER_ADMIN_ONLY)
   list(@CurrentPrincipal() actor: Principal, @Query() query: ListLeadsQueryDto) {
-    return this.queries.list(actor, query);
+    const sync = syncRequestOf(query);
+    return sync ? this.sync.leads(actor, sync) : this.queries.list(actor, query.pageQuery());
   }
 
   @Get('counts')

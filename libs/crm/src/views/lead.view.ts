@@ -1,6 +1,14 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import type { PageResult } from '@app/platform';
 import { CRM_STATUSES, type CrmStatus } from '../domain/lead.entity';
+import {
+  NEXT_CURSOR_DOC,
+  removedEntry,
+  RemovedJson,
+  RemovedLeadView,
+  SYNC_HAS_MORE_DOC,
+  SyncPageJson,
+} from './sync.view';
 
 /** A lead as every route answers it: the JSON shape, its mapper from the SQL row, its OpenAPI class. */
 
@@ -39,6 +47,13 @@ export interface LeadJson extends LeadListItemJson {
   channels: string[];
 }
 
+/** A row of a lead sync: the list item plus when it last changed. */
+export interface LeadSyncItemJson extends LeadListItemJson {
+  updatedAt: string;
+}
+
+export type LeadSyncEntryJson = LeadSyncItemJson | RemovedJson<number>;
+
 export interface WrappedLeadJson {
   lead: LeadJson;
 }
@@ -73,6 +88,14 @@ export interface LeadRow {
   tags: { id: string; name: string; color: string; leadCount: number | string }[];
 }
 
+/** A row of the lead sync statement (sync.sql.ts): a lead row, or a removal with nulls. */
+export interface LeadSyncRow extends LeadRow {
+  removed: boolean;
+  entry_id: string | number;
+  /** Its time to the microsecond, `YYYY-MM-DDTHH:MM:SS.ffffffZ`: the sync position. */
+  position: string;
+}
+
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 export function toLeadListItemJson(row: LeadRow): LeadListItemJson {
@@ -104,6 +127,13 @@ export function toLeadJson(row: LeadRow): LeadJson {
     createdAt: iso(row.created_at)!,
     channels: [],
   };
+}
+
+/** `updatedAt`: the entry's sync position to the millisecond (sync-cursor.ts `toMillis`). */
+export function toLeadSyncEntryJson(row: LeadSyncRow, updatedAt: string): LeadSyncEntryJson {
+  return row.removed
+    ? removedEntry(Number(row.entry_id), updatedAt)
+    : { ...toLeadListItemJson(row), updatedAt };
 }
 
 /** A tag on a lead (the full tag row is on `/v1/tags`). */
@@ -166,6 +196,33 @@ export class LeadPageView implements PageResult<LeadListItemJson> {
   @ApiProperty({ type: 'integer', minimum: 1 }) page: number;
   @ApiProperty({ type: 'integer', minimum: 1, maximum: 100 }) limit: number;
   @ApiProperty({ type: 'integer', description: 'Exact number of leads matching the filters.' }) total: number;
+}
+
+/** A row of a lead sync: the list item plus `updatedAt`. */
+export class LeadSyncItemView extends LeadListItemView implements LeadSyncItemJson {
+  @ApiProperty({
+    format: 'date-time',
+    description:
+      'When the database recorded the lead’s last change (its fields, status, tags or owners, counters ' +
+      'included); the sync order is `updatedAt`, then `id`.',
+  })
+  updatedAt: string;
+}
+
+/** The answer of `GET /v1/leads` in sync mode (`updatedSince` or `cursor`). */
+@ApiExtraModels(LeadSyncItemView, RemovedLeadView)
+export class LeadSyncPageView implements SyncPageJson<LeadSyncEntryJson> {
+  @ApiProperty({
+    type: 'array',
+    items: { oneOf: [{ $ref: getSchemaPath(LeadSyncItemView) }, { $ref: getSchemaPath(RemovedLeadView) }] },
+    description:
+      'Leads changed since the position, oldest change first (`updatedAt`, then `id`). For a member, a lead ' +
+      'they were taken off appears once as `{id, updatedAt, removed: true}`.',
+  })
+  data: (LeadSyncItemView | RemovedLeadView)[];
+
+  @ApiProperty(SYNC_HAS_MORE_DOC) hasMore: boolean;
+  @ApiProperty(NEXT_CURSOR_DOC) nextCursor: string;
 }
 
 /** `{lead}`: a created lead, or a lead whose owners changed. */

@@ -16,8 +16,10 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import { OffsetQueryDto, PageQueryDto, ApiNullable } from '@app/platform';
+import { IntegerQuery, OffsetQueryDto, ApiNullable } from '@app/platform';
+import type { LeadListQuery } from '../../application/leads.queries';
 import { CRM_STATUSES, type CrmStatus } from '../../domain/lead.entity';
+import { NotInSyncMode, SyncCursor, SyncQuery, SyncSince } from './sync.dto';
 
 /** `a`, `["a","b"]` or `a,b` (query strings: comma-separated or repeated) → string[]. */
 const toList = ({ value }: { value: unknown }): unknown => {
@@ -44,22 +46,45 @@ export const UuidList = (max: number) =>
 const BCP47 = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 const statusMessage = { message: `crmStatus must be one of ${CRM_STATUSES.join(', ')}` };
 
-export class ListLeadsQueryDto extends PageQueryDto({ max: 100, default: 25 }) {
+/**
+ * Page mode (`page`, `limit`, filters), or sync mode (`updatedSince` or `cursor`, with `limit`
+ * only). `page` has no default here, so sync mode can tell a `page` that was sent.
+ */
+export class ListLeadsQueryDto implements SyncQuery {
+  @IntegerQuery({ min: 1, default: 1 })
+  @NotInSyncMode()
+  page?: number;
+
+  @IntegerQuery({ min: 1, max: 100, default: 25 })
+  limit?: number;
+
   @ApiPropertyOptional({ maxLength: 200, description: 'First name, last name, full name, email or phone' })
   @IsOptional()
   @IsString()
   @MaxLength(200)
+  @NotInSyncMode()
   search?: string;
 
   @ApiPropertyOptional({ enum: CRM_STATUSES })
   @IsOptional()
   @IsIn(CRM_STATUSES, statusMessage)
+  @NotInSyncMode()
   crmStatus?: CrmStatus;
 
   @ApiPropertyOptional({ type: [String], description: 'Admin only; comma-separated or repeated' })
   @IsOptional()
   @UuidList(100)
+  @NotInSyncMode()
   assigneeIds?: string[];
+
+  @SyncSince() updatedSince?: string;
+  @SyncCursor() cursor?: string;
+
+  /** The page-mode query, defaults filled in. */
+  pageQuery(): LeadListQuery {
+    const { search, crmStatus, assigneeIds } = this;
+    return { page: this.page ?? 1, limit: this.limit ?? 25, search, crmStatus, assigneeIds };
+  }
 }
 
 export class LeadCountsQueryDto {

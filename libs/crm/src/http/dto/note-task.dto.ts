@@ -3,6 +3,7 @@ import { IsIn, IsOptional, IsString, Length, MaxLength, ValidateIf } from 'class
 import { IntegerQuery, IsOmittable, ApiNullable } from '@app/platform';
 import { TASK_STATUSES, type TaskStatus } from '../../domain/task.entity';
 import { LeadIdField, UuidList } from './lead.dto';
+import { NotInSyncMode, SyncCursor, SyncLimit, SyncQuery, SyncSince } from './sync.dto';
 
 export const NOTE_MAX = 100_000;
 
@@ -13,14 +14,21 @@ export class NoteContentDto {
   content: string;
 }
 
-export class ListTasksQueryDto {
+/** Without `leadId`: the caller's tasks, or in sync mode (`updatedSince` or `cursor`) their changes. */
+export class ListTasksQueryDto implements SyncQuery {
   @IntegerQuery({ min: 1, max: Number.MAX_SAFE_INTEGER })
+  @NotInSyncMode()
   leadId?: number;
 
   @ApiPropertyOptional({ enum: TASK_STATUSES, description: 'Without leadId only' })
   @IsOptional()
   @IsIn(TASK_STATUSES)
+  @NotInSyncMode()
   status?: TaskStatus;
+
+  @SyncSince() updatedSince?: string;
+  @SyncCursor() cursor?: string;
+  @SyncLimit() limit?: number;
 }
 
 const DUE_DATE_DOC = {
