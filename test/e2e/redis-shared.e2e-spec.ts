@@ -1,3 +1,4 @@
+import { createServer, type Server, type Socket } from 'node:net';
 import { Controller, Get, Post } from '@nestjs/common';
 import { RequireScopes, SharedRateLimit } from '@app/platform';
 import { asKey, asSession, SignedIn, sql, TestApp } from '../fixtures';
@@ -115,5 +116,36 @@ describe('the shared search limit', () => {
     // another agency has its own budget
     const other = await keyFor(await agency());
     await probe.http.get('/v1/probe-search/b').auth(other, { type: 'bearer' }).expect(200);
+  });
+});
+
+describe('Redis that does not answer', () => {
+  let silent: Server;
+  let t: TestApp;
+  const held: Socket[] = [];
+  beforeAll(async () => {
+    // accepts connections and never answers: a paused or stalled Redis
+    silent = createServer((socket) => held.push(socket.on('error', () => undefined)));
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    const { port } = silent.address() as { port: number };
+    t = await TestApp.start({ env: { REDIS_URL: `redis://127.0.0.1:${port}`, METRICS_ENABLED: 'true' } });
+  });
+  afterAll(async () => {
+    await t.stop();
+    for (const socket of held) socket.destroy();
+    await new Promise((done) => silent.close(done));
+  });
+
+  it('does not stall the door: limits are counted in this process, and the fallback is counted in /metrics', async () => {
+    const admin = await t.seed.organization();
+    const key = await t.seed.apiKey(admin, ['crm:read']);
+    await sql(t, 'update api_keys set rate_limit_per_minute = 2 where id = ?', [key.id]);
+    const first = await asKey(t.http.get('/v1/me'), key.key).expect(200);
+    expect(first.headers['x-ratelimit-remaining-short']).toBe('1');
+    await asKey(t.http.get('/v1/me'), key.key).expect(200);
+    const third = await asKey(t.http.get('/v1/me'), key.key);
+    expect(third.body.error.code).toBe('RATE_LIMITED');
+    const metrics = await t.http.get('/metrics').expect(200);
+    expect(metrics.text).toMatch(/^rate_limit_store_fallbacks_total [1-9]/m);
   });
 });

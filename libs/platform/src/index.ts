@@ -33,6 +33,7 @@ export { HTTP_PLATFORM_PROVIDERS } from './http/http-platform';
 export { HealthController } from './health/health.controller';
 export { HealthModule } from './health/health.module';
 export { RateLimitModule } from './http/rate-limit/rate-limit.module';
+export { REDIS_COMMAND_TIMEOUT_MS } from './http/rate-limit/rate-limit.store';
 export { SharedRateLimit, SHARED_LIMITS, type SharedLimitName } from './http/rate-limit/shared-rate-limit';
 export { Idempotent, type IdempotencyOptions } from './http/idempotency/idempotency.interceptor';
 export { IdempotencyStore } from './http/idempotency/idempotency.store';

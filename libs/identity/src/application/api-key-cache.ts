@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
 import Redis from 'ioredis';
-import { AppConfig, Metrics } from '@app/platform';
+import { AppConfig, Metrics, REDIS_COMMAND_TIMEOUT_MS } from '@app/platform';
 import type { KeyFacts } from '../domain/api-key.repository';
 
 const TTL_MS = 5_000; // far inside the spec's 5-minute rule for owners who leave
@@ -25,22 +25,30 @@ export class ApiKeyCache implements OnModuleInit, OnApplicationShutdown {
     @Optional() private readonly metrics?: Metrics,
   ) {}
 
-  async onModuleInit(): Promise<void> {
+  /**
+   * Subscribes without waiting: a Redis that does not answer must not hold up the start (ioredis
+   * connects and subscribes again by itself once it answers). Until then this process hears of no
+   * other process's revokes, and a cached key lives out its 5 seconds.
+   */
+  onModuleInit(): void {
     if (!this.config.redisUrl) return;
-    this.publisher = new Redis(this.config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    this.subscriber = new Redis(this.config.redisUrl, { lazyConnect: true });
-    for (const client of [this.publisher, this.subscriber])
-      client.on('error', (err) => this.log.warn(String(err)));
-    await Promise.all([this.publisher.connect(), this.subscriber.connect()]).catch((err) =>
-      this.log.warn(String(err)),
-    );
+    this.publisher = new Redis(this.config.redisUrl, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      connectTimeout: 1_000,
+    });
+    this.subscriber = new Redis(this.config.redisUrl, { connectTimeout: 1_000 });
+    for (const client of [this.publisher, this.subscriber]) client.on('error', () => undefined);
     this.subscriber.on('message', (_channel, message: string) =>
       this.apply(JSON.parse(message) as Invalidation),
     );
-    await this.subscriber.subscribe(CHANNEL).catch((err) => this.log.warn(String(err)));
+    this.subscriber
+      .subscribe(CHANNEL)
+      .catch((err) => this.log.warn({ err: String(err) }, 'key cache not subscribed yet'));
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  onApplicationShutdown(): void {
     this.publisher?.disconnect();
     this.subscriber?.disconnect();
   }

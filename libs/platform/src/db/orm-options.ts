@@ -66,7 +66,12 @@ export const ormOptions = (clientUrl: string, poolSize = 10, waits?: DatabaseWai
       silent: true,
     },
     // a saturated pool answers 503 quickly instead of hanging (pg waits forever by default)
-    pool: { min: 0, max: poolSize, acquireTimeoutMillis: waits?.acquireMs ?? 5000, idleTimeoutMillis: 30_000 },
+    pool: {
+      min: 0,
+      max: poolSize,
+      acquireTimeoutMillis: waits?.acquireMs ?? 5000,
+      idleTimeoutMillis: 30_000,
+    },
     driverOptions: {
       connection: waits
         ? {

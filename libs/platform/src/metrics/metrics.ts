@@ -45,6 +45,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly rateLimitFallbacks = new Counter({
+    name: 'rate_limit_store_fallbacks_total',
+    help: 'Calls counted in this process because Redis did not answer within 250 ms (shared counters unavailable).',
+    registers: [this.registry],
+  });
+
   readonly idempotencyReplays = new Counter({
     name: 'idempotency_replays_total',
     help: 'Requests answered by replaying a stored answer for their Idempotency-Key.',

@@ -2,6 +2,7 @@ import { DynamicModule, ExecutionContext, Module } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ThrottlerModule, ThrottlerOptions } from '@nestjs/throttler';
 import { Clock, HOUR, MINUTE } from '../../clock/clock';
+import { Metrics } from '../../metrics/metrics';
 import { AppConfig } from '../../config/app-config';
 import { AuthedRequest } from '../../auth/access.decorators';
 import { ApiKeyPrincipal } from '../../auth/principal';
@@ -64,11 +65,11 @@ export class RateLimitModule {
       module: RateLimitModule,
       imports: [
         ThrottlerModule.forRootAsync({
-          inject: [AppConfig, Clock],
-          useFactory: (config: AppConfig, clock: Clock) => ({
+          inject: [AppConfig, Clock, Metrics],
+          useFactory: (config: AppConfig, clock: Clock, metrics: Metrics) => ({
             throttlers: RATE_LIMIT_THROTTLERS,
             storage: config.redisUrl
-              ? new RedisRateLimitStore(config.redisUrl, clock)
+              ? new RedisRateLimitStore(config.redisUrl, clock, () => metrics.rateLimitFallbacks.inc())
               : new MemoryRateLimitStore(clock),
           }),
         }),

@@ -95,34 +95,88 @@ for i, key in ipairs(KEYS) do
 end
 return out`;
 
-/** Shared counters, so every API process sees the same budget: one Lua script per call. */
+/** A Redis command that takes longer is given up: the door never waits on Redis for more. */
+export const REDIS_COMMAND_TIMEOUT_MS = 250;
+
+/**
+ * Shared counters, so every API process sees the same budget: one Lua script per call. When Redis
+ * does not answer within REDIS_COMMAND_TIMEOUT_MS (down, paused, out of memory), this process
+ * counts in memory until it answers again: limits stay per process for that time instead of
+ * stalling or dropping. Logged once when it starts and once when it ends; each call counted in
+ * memory is counted in `rate_limit_store_fallbacks_total`.
+ */
 export class RedisRateLimitStore extends RateLimitStore implements OnApplicationShutdown {
   private readonly redis: Redis;
+  private readonly fallback: MemoryRateLimitStore;
+  private readonly log = new Logger('RateLimit');
+  private degradedSince: number | null = null;
 
-  constructor(url: string, clock: Clock) {
+  constructor(
+    url: string,
+    clock: Clock,
+    private readonly onFallback: () => void = () => undefined,
+  ) {
     super(clock);
-    this.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
-    this.redis.on('error', (err) => new Logger('RateLimit').warn(String(err)));
+    this.fallback = new MemoryRateLimitStore(clock);
+    this.redis = new Redis(url, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      lazyConnect: false,
+    });
+    // connection errors surface as failed commands (below); the client reconnects by itself
+    this.redis.on('error', () => undefined);
   }
 
-  async incrementAll(hits: WindowHit[]): Promise<WindowRecord[]> {
-    const { nowMs, names, resetsAtMs } = this.windows(hits);
-    const counts = (await this.redis.eval(
-      INCREMENT_ALL,
-      names.length,
-      ...names.map((name) => `rl:${name}`),
-      ...hits.map((hit) => String(hit.ttl)),
-    )) as number[];
-    return hits.map((hit, i) => this.record(hit, Number(counts[i]), resetsAtMs[i], nowMs));
+  incrementAll(hits: WindowHit[]): Promise<WindowRecord[]> {
+    return this.orInMemory(
+      async () => {
+        const { nowMs, names, resetsAtMs } = this.windows(hits);
+        const counts = (await this.redis.eval(
+          INCREMENT_ALL,
+          names.length,
+          ...names.map((name) => `rl:${name}`),
+          ...hits.map((hit) => String(hit.ttl)),
+        )) as number[];
+        return hits.map((hit, i) => this.record(hit, Number(counts[i]), resetsAtMs[i], nowMs));
+      },
+      () => this.fallback.incrementAll(hits),
+    );
   }
 
-  async peekAll(hits: WindowHit[]): Promise<WindowRecord[]> {
-    const { nowMs, names, resetsAtMs } = this.windows(hits);
-    const counts = await this.redis.mget(...names.map((name) => `rl:${name}`));
-    return hits.map((hit, i) => this.record(hit, Number(counts[i] ?? 0), resetsAtMs[i], nowMs));
+  peekAll(hits: WindowHit[]): Promise<WindowRecord[]> {
+    return this.orInMemory(
+      async () => {
+        const { nowMs, names, resetsAtMs } = this.windows(hits);
+        const counts = await this.redis.mget(...names.map((name) => `rl:${name}`));
+        return hits.map((hit, i) => this.record(hit, Number(counts[i] ?? 0), resetsAtMs[i], nowMs));
+      },
+      () => this.fallback.peekAll(hits),
+    );
   }
 
   onApplicationShutdown(): void {
     this.redis.disconnect();
+  }
+
+  private async orInMemory<T>(shared: () => Promise<T>, local: () => Promise<T>): Promise<T> {
+    try {
+      const result = await shared();
+      if (this.degradedSince !== null) {
+        this.log.warn(
+          { seconds: Math.round((Date.now() - this.degradedSince) / 1000) },
+          'Redis answers again; rate limits shared again',
+        );
+        this.degradedSince = null;
+      }
+      return result;
+    } catch (err) {
+      if (this.degradedSince === null) {
+        this.degradedSince = Date.now();
+        this.log.warn({ err: String(err) }, 'Redis does not answer; rate limits counted in this process');
+      }
+      this.onFallback();
+      return local();
+    }
   }
 }
