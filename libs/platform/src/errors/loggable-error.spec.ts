@@ -177,3 +177,21 @@ describe('scrubLogMessage', () => {
     expect(scrubLogMessage(`invitation sent to ${EMAIL}`)).toBe('invitation sent to ?');
   });
 });
+
+describe('long input', () => {
+  it('stays quick and bounded on a huge message or statement', () => {
+    const rows = Array.from({ length: 5_000 }, (_, i) => `('Name${i}', 'lead${i}@example.test', ${i})`).join(
+      ', ',
+    );
+    const logged = loggableError(
+      new Error(`insert into "leads" ("n", "e", "x") values ${rows} - boom ${'x'.repeat(100_000)}`),
+    );
+    expect(logged.statement).toMatch(
+      /^insert into "leads" \("n", "e", "x"\) values \(\?, \?, \?\), \(\?, \?, \?\)/,
+    );
+    expect(logged.statement!.length).toBeLessThanOrEqual(500);
+    expect(logged.message.length).toBeLessThanOrEqual(500);
+    expect(JSON.stringify(logged)).not.toMatch(/Name\d|lead\d/);
+    expect(scrubText('a'.repeat(200_000)).length).toBeLessThanOrEqual(500);
+  });
+});

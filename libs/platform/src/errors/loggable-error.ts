@@ -21,6 +21,8 @@ export interface LoggableError {
 
 const STATEMENT_MAX = 500;
 const MESSAGE_MAX = 500;
+/** Free text is cut here before it is scrubbed, so no pattern ever runs over a huge string. */
+const TEXT_READ_MAX = 2_000;
 const FRAMES_MAX = 15;
 
 /** Where `preparedRows` notes the statement that failed (its name and `$n` text carry no value). */
@@ -73,6 +75,7 @@ export function sqlShape(sql: string): string {
  */
 export function scrubText(text: string): string {
   const unquoted = text
+    .slice(0, TEXT_READ_MAX)
     .replace(DOLLAR_QUOTED, '?')
     .replace(QUOTED_LITERAL, '?')
     .replace(/"((?:[^"]|"")*)"/g, (quoted, inner: string, offset: number, whole: string) =>
@@ -158,7 +161,9 @@ export function loggableError(err: unknown): LoggableError {
 export function scrubLogMessage(message: string): string {
   const named = NAMED.exec(message);
   const body = named?.[2] ?? message;
-  if (!SQL_START.test(body) || !body.includes(' - ')) return message.replace(EMAIL, '?');
+  if (!SQL_START.test(body) || !body.includes(' - ')) {
+    return message.length > TEXT_READ_MAX ? scrubText(message) : message.replace(EMAIL, '?');
+  }
   const { statement, message: said } = splitStatement(body);
   return `${named ? `${named[1]}: ` : ''}${statement} - ${said}`;
 }
