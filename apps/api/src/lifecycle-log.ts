@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '@app/platform';
 
 /** The project's version, from the package.json above this file (source or dist alike). */
@@ -14,9 +14,12 @@ export function apiVersion(from: string = __dirname): string {
   return 'unknown';
 }
 
-/** One line when the API starts (what it runs on, never a secret) and one when it stops. */
+/**
+ * One line when the API starts (what it runs on, never a secret), one at the stop signal (the
+ * requests in flight) and one when it has stopped (how long the drain took).
+ */
 @Injectable()
-export class LifecycleLog implements BeforeApplicationShutdown, OnApplicationShutdown {
+export class LifecycleLog {
   private readonly log = new Logger('API');
 
   constructor(private readonly config: AppConfig) {}
@@ -47,11 +50,12 @@ export class LifecycleLog implements BeforeApplicationShutdown, OnApplicationShu
     );
   }
 
-  beforeApplicationShutdown(signal?: string): void {
-    this.log.log({ signal }, 'API stopping');
+  stopping(signal: string, inFlight: number): void {
+    this.log.log({ signal, inFlight }, 'API stopping');
   }
 
-  onApplicationShutdown(signal?: string): void {
-    this.log.log({ signal }, 'API stopped');
+  /** `inFlight`, `answered` (since the signal) and `cut` come from the HTTP drain. */
+  stopped(report: { signal: string; durationMs: number } & Record<string, unknown>): void {
+    this.log.log(report, 'API stopped');
   }
 }

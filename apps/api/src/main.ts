@@ -2,7 +2,14 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import { AppConfig, ConfigError, configureHttpApp } from '@app/platform';
+import {
+  AppConfig,
+  ConfigError,
+  configureHttpApp,
+  DRAIN_BUDGET_MS,
+  HttpDrain,
+  stopOnSignals,
+} from '@app/platform';
 import { ApiModule } from './api.module';
 import { LifecycleLog } from './lifecycle-log';
 
@@ -16,7 +23,15 @@ async function bootstrap(): Promise<void> {
   app.useLogger(app.get(Logger));
   configureHttpApp(app);
   await app.listen(config.port);
-  app.get(LifecycleLog).started();
+  const lifecycle = app.get(LifecycleLog);
+  const drain = HttpDrain.of(app);
+  // SIGTERM: refuse new connections, answer what is in flight, then flush, close, exit 0 (≤ 10 s)
+  stopOnSignals(app, {
+    stopping: (signal) => lifecycle.stopping(signal, drain.inFlight),
+    drain: async () => ({ ...(await drain.drain(app.getHttpServer(), DRAIN_BUDGET_MS)) }),
+    stopped: (report) => lifecycle.stopped(report),
+  });
+  lifecycle.started();
 }
 
 bootstrap().catch((err: unknown) => {

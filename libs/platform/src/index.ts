@@ -43,6 +43,13 @@ export * from './http/paging';
 export * from './http/paging.dto';
 export * from './http/validation.decorators';
 
+// lifecycle: a graceful stop on SIGTERM/SIGINT
+export { HttpDrain, type DrainReport } from './lifecycle/http-drain';
+export * from './lifecycle/graceful-shutdown';
+
+// errors in logs: class, SQLSTATE, statement shape; never a value
+export { loggableError, type LoggableError } from './errors/loggable-error';
+
 // metrics
 export { Metrics } from './metrics/metrics';
 export { MetricsModule } from './metrics/metrics.module';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { withPreparedStatement } from '../errors/loggable-error';
 
 /** A SQL text with `?` placeholders and its values, as the pure `*.sql.ts` modules build them. */
 export interface Statement {
@@ -78,7 +79,11 @@ export async function preparedRows<T>(em: EntityManager, statement: Statement): 
   const transaction = em.getTransactionContext<{ client: KnexClient }>();
   if (transaction) {
     const connection = await transaction.client.acquireConnection();
-    return (await connection.query(query)).rows as T[];
+    try {
+      return (await connection.query(query)).rows as T[];
+    } catch (caught) {
+      throw withPreparedStatement(caught, shape.name, shape.text);
+    }
   }
   query.query_timeout = READ_QUERY_MS;
   const pool = em.getConnection().getKnex().client as unknown as KnexClient;
@@ -94,7 +99,8 @@ export async function preparedRows<T>(em: EntityManager, statement: Statement): 
       if (stale) await forget(connection, shape.name);
       // knex's pool validates on acquire and throws away a connection marked disposed
       if (broken || isReadTimeout(err)) connection.__knex__disposed ??= err.message ?? 'connection broken';
-      if (attempt > 1 || !(stale || broken)) throw caught;
+      // the log names the statement (pg's error carries neither its text nor its values)
+      if (attempt > 1 || !(stale || broken)) throw withPreparedStatement(caught, shape.name, shape.text);
     } finally {
       await pool.releaseConnection(connection);
     }

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../config/app-config';
+import { loggableError } from '../errors/loggable-error';
 import { toErrorBody } from './error-body';
 import { AuthedRequest } from '../auth/access.decorators';
 import { routeTemplate } from '../metrics/metrics-http';
@@ -9,8 +10,9 @@ import { elapsedMs, REQUEST_ID_HEADER } from './request-id.middleware';
 /**
  * Renders every error (domain refusals, guard and pipe failures, unknown routes, body-parser
  * errors) as `{ error: { code, message, status, details? }, requestId }`, and logs one line per
- * such answer: a 4xx at info, a 5xx at error with the stack (never echoed to the client). The line
- * names the method, route template, status, code, duration, request id and key id; no credential.
+ * such answer: a 4xx at info, a 5xx at error with the error's class, SQLSTATE, statement shape and
+ * stack frames (never echoed to the client). The line names the method, route template, status,
+ * code, duration, request id and key id; no credential, no value, no body (`loggableError`).
  */
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
@@ -35,7 +37,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       keyId: principal?.kind === 'apiKey' ? principal.keyId : undefined,
     };
     if (body.status >= 500) {
-      this.log.error({ ...line, err: err instanceof Error ? err.stack : String(err) }, 'request failed');
+      this.log.error({ ...line, err: loggableError(err) }, 'request failed');
     } else {
       this.log.log(line, 'request refused');
     }

@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Express } from 'express';
 import { AppConfig } from '../config/app-config';
+import { HttpDrain } from '../lifecycle/http-drain';
 import { Metrics } from '../metrics/metrics';
 import { countRequests, METRICS_PATH, metricsHandler } from '../metrics/metrics-http';
 import { bodyDepthLimit, jsonBodiesOnly } from './body-rules';
@@ -10,14 +11,16 @@ import { requestId } from './request-id.middleware';
 export const BODY_LIMIT = '5mb';
 
 /**
- * Steps 1-2 of the pipeline, shared by main.ts and the tests: request id first (so even a 413
- * carries one), then the JSON-only rule, then the one body parser with the 5 MB limit, then the
- * nesting limit.
+ * Steps 1-2 of the pipeline, shared by main.ts and the tests: the drain's count of requests in
+ * flight (from their headers on, see `HttpDrain`), request id (so even a 413 carries one), then
+ * the JSON-only rule, then the one body parser with the 5 MB limit, then the nesting limit.
  * Create the app with `{ bodyParser: false, rawBody: true }` (idempotency reads the raw bytes).
+ * Signals are main.ts's (`stopOnSignals`), not Nest's shutdown hooks.
  */
 export function configureHttpApp(app: NestExpressApplication): NestExpressApplication {
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(HttpDrain.of(app).track);
   app.use(requestId);
   const metrics = app.get(Metrics, { strict: false });
   if (metrics.served) app.use(countRequests(metrics));
@@ -29,7 +32,6 @@ export function configureHttpApp(app: NestExpressApplication): NestExpressApplic
   app.use(jsonBodiesOnly);
   app.useBodyParser('json', { limit: BODY_LIMIT, type: 'application/json' });
   app.use(bodyDepthLimit);
-  app.enableShutdownHooks();
   serveOpenApi(app);
   return app;
 }

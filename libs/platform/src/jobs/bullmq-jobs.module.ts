@@ -1,8 +1,17 @@
 import { BullModule, InjectQueue, OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { DynamicModule, Injectable, Logger, Module, OnApplicationBootstrap, Optional } from '@nestjs/common';
-import type { Job, Queue } from 'bullmq';
+import {
+  BeforeApplicationShutdown,
+  DynamicModule,
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  Optional,
+} from '@nestjs/common';
+import type { Job, Queue, Worker } from 'bullmq';
 import { AppConfig, ConfigError } from '../config/app-config';
 import { Clock } from '../clock/clock';
+import { loggableError } from '../errors/loggable-error';
 import { Metrics } from '../metrics/metrics';
 import { JobsModule } from './in-process-jobs';
 import { PeriodicJobRegistry, QueueName } from './periodic';
@@ -10,9 +19,12 @@ import { PeriodicJobRegistry, QueueName } from './periodic';
 /** BullMQ's workers block on Redis and retry themselves: ioredis must not give up on a command. */
 export const bullmqConnection = (redisUrl: string) => ({ url: redisUrl, maxRetriesPerRequest: null });
 
-/** An adapter: the job name picks the `@Periodic` service method; unknown names fail the job. */
+/**
+ * An adapter: the job name picks the `@Periodic` service method; unknown names fail the job. On
+ * shutdown it takes no new job and waits for the running one, before the pool and Redis close.
+ */
 @Processor(QueueName.Maintenance)
-export class MaintenanceProcessor extends WorkerHost {
+export class MaintenanceProcessor extends WorkerHost implements BeforeApplicationShutdown {
   private readonly log = new Logger('Jobs');
 
   constructor(
@@ -30,7 +42,18 @@ export class MaintenanceProcessor extends WorkerHost {
 
   @OnWorkerEvent('failed')
   onFailed(job: Job | undefined, err: Error): void {
-    this.log.error({ job: job?.name, id: job?.id, err: err.message }, 'job failed');
+    this.log.error({ job: job?.name, id: job?.id, err: loggableError(err) }, 'job failed');
+  }
+
+  // Nest closes BullMQ's workers in onApplicationShutdown, alongside the ORM's pool: too late
+  async beforeApplicationShutdown(): Promise<void> {
+    let worker: Worker;
+    try {
+      worker = this.worker;
+    } catch {
+      return; // never started: the app stops before its bootstrap ended
+    }
+    await worker.close();
   }
 }
 

@@ -1,22 +1,27 @@
 import {
+  BeforeApplicationShutdown,
   DynamicModule,
   Injectable,
   Logger,
   Module,
   OnApplicationBootstrap,
-  OnApplicationShutdown,
   Optional,
 } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { Clock } from '../clock/clock';
+import { loggableError } from '../errors/loggable-error';
 import { Metrics } from '../metrics/metrics';
-import { PeriodicJobRegistry } from './periodic';
+import { PeriodicJob, PeriodicJobRegistry } from './periodic';
 
-/** Single-node mode (no REDIS_URL): the API runs every periodic job on its own timer. */
+/**
+ * Single-node mode (no REDIS_URL): the API runs every periodic job on its own timer. On shutdown
+ * the timers stop and a job already running is awaited, before the pool closes under it.
+ */
 @Injectable()
-export class InProcessJobRunner implements OnApplicationBootstrap, OnApplicationShutdown {
+export class InProcessJobRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly log = new Logger('Jobs');
   private timers: NodeJS.Timeout[] = [];
+  private readonly running = new Set<Promise<unknown>>();
 
   constructor(
     private readonly registry: PeriodicJobRegistry,
@@ -26,20 +31,27 @@ export class InProcessJobRunner implements OnApplicationBootstrap, OnApplication
 
   onApplicationBootstrap(): void {
     for (const job of this.registry.all()) {
-      const timer = setInterval(() => {
-        const run = () => job.run(this.clock.now());
-        (this.metrics ? this.metrics.countJob(job.name, run) : run()).catch((err: unknown) =>
-          this.log.error({ job: job.name, err: String(err) }, 'job failed'),
-        );
-      }, job.everyMs);
+      const timer = setInterval(() => void this.runOnce(job), job.everyMs);
       timer.unref();
       this.timers.push(timer);
     }
   }
 
-  onApplicationShutdown(): void {
+  /** One run of `job`; a failure is logged (class, SQLSTATE, statement shape: no value). */
+  runOnce(job: PeriodicJob): Promise<unknown> {
+    const run = () => job.run(this.clock.now());
+    const done = (this.metrics ? this.metrics.countJob(job.name, run) : run())
+      .catch((err: unknown) => this.log.error({ job: job.name, err: loggableError(err) }, 'job failed'))
+      .finally(() => this.running.delete(done));
+    this.running.add(done);
+    return done;
+  }
+
+  // before the ORM closes its pool (onApplicationShutdown), so a running job ends on its own terms
+  async beforeApplicationShutdown(): Promise<void> {
     this.timers.forEach(clearInterval);
     this.timers = [];
+    await Promise.all([...this.running]);
   }
 }
 
