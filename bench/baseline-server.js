@@ -7,7 +7,7 @@
 // No rate limit, no usage recording, no validation beyond parsing: that is the door's cost.
 //
 // Env: DATABASE_URL, PORT, BENCH_SQL_ROOT (the checkout whose built SQL modules run; the harness
-// passes its own, so both sides run identical SQL), BENCH_POOL_MAX (default 10, the API's pool).
+// passes its own, so both sides run identical SQL), DATABASE_POOL_SIZE (default 10, as the API).
 const { createHash } = require('node:crypto');
 const http = require('node:http');
 const path = require('node:path');
@@ -23,16 +23,15 @@ const leads = built('crm/src/application/lead-list.sql.js');
 const SQL = {
   doorFacts: (secretHash) => door.doorFactsStatement(secretHash),
   me: (userId, organizationId) => people.meStatement(userId, organizationId),
-  leadPage: (scope, filters, page, limit) =>
-    leads.leadPageStatement(leads.leadWhere(scope, filters), page, limit),
-  leadTotal: (scope, filters) => leads.leadTotalStatement(scope, filters),
+  // one row per lead with the total on each; past the last page one row with the total alone
+  leadList: (scope, filters, page, limit) => leads.leadListStatement(scope, filters, page, limit),
   leadById: (scope, leadId) => leads.leadByIdStatement(leads.leadWhere(scope, {}), leadId),
 };
 // ----
 
 const pool = new Pool({
   connectionString: process.env.DATABASE_URL,
-  max: Number(process.env.BENCH_POOL_MAX ?? 10),
+  max: Number(process.env.DATABASE_POOL_SIZE || 10), // the API's pool size, from the same variable
   idleTimeoutMillis: 30_000, // as the API's pool: idle between rounds, it keeps its prepared statements
 });
 
@@ -150,13 +149,10 @@ async function listLeads(key, params) {
     search: params.get('search') || undefined,
     crmStatus: params.get('crmStatus') || undefined,
   };
-  const scope = scopeOf(key);
-  const [rows, count] = await Promise.all([
-    run(SQL.leadPage(scope, filters, page, limit)),
-    run(SQL.leadTotal(scope, filters)),
-  ]);
-  const total = Number(count.rows[0].total);
-  return { data: rows.rows.map(leadListItem), hasMore: page * limit < total, page, limit, total };
+  const { rows } = await run(SQL.leadList(scopeOf(key), filters, page, limit));
+  const total = Number(rows[0].total);
+  const data = rows.filter((row) => row.id !== null).map(leadListItem);
+  return { data, hasMore: page * limit < total, page, limit, total };
 }
 
 async function leadById(key, id) {
