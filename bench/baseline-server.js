@@ -1,65 +1,200 @@
 'use strict';
-// The floor to compare the API against: node:http + pg, no framework, no auth, running the very
-// statements the API runs for GET /v1/leads (imported from the built lead-list.sql module).
-// Env: DATABASE_URL, ORGANIZATION_ID, PORT.
+// The floor the API is compared against: node:http + pg, no framework. It does what a cached,
+// authorised read cannot skip, and nothing else: the Bearer key is hashed (sha256) and looked up
+// with the API's own door statement (cached in memory for 5 s like the API's key cache; unknown,
+// revoked or expired keys get 401), then the route runs the API's own SQL as NAMED prepared
+// statements (PostgreSQL plans each once per connection) and answers JSON shaped like the API's.
+// No rate limit, no usage recording, no validation beyond parsing: that is the door's cost.
+//
+// Env: DATABASE_URL, PORT, BENCH_SQL_ROOT (the checkout whose built SQL modules run; the harness
+// passes its own, so both sides run identical SQL), DATABASE_POOL_SIZE (default 10, as the API).
+const { createHash } = require('node:crypto');
 const http = require('node:http');
 const path = require('node:path');
 const { Pool } = require('pg');
-const sql = require(path.resolve(__dirname, '../dist/libs/crm/src/application/lead-list.sql.js'));
 
-const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-const organizationId = process.env.ORGANIZATION_ID;
+const ROOT = path.resolve(process.env.BENCH_SQL_ROOT ?? path.join(__dirname, '..'));
+const built = (file) => require(path.join(ROOT, 'dist/libs', file));
 
-const numbered = (statement) => {
-  let n = 0;
-  return { text: statement.sql.replace(/\?/g, () => `$${++n}`), values: statement.params };
+// ---- The API's SQL: every use of the *.sql modules is here (adapt here if their signatures change).
+const door = built('identity/src/domain/api-key.sql.js');
+const people = built('identity/src/application/people.sql.js');
+const leads = built('crm/src/application/lead-list.sql.js');
+const SQL = {
+  doorFacts: (secretHash) => door.doorFactsStatement(secretHash),
+  me: (userId, organizationId) => people.meStatement(userId, organizationId),
+  // one row per lead with the total on each; past the last page one row with the total alone
+  leadList: (scope, filters, page, limit) => leads.leadListStatement(scope, filters, page, limit),
+  leadById: (scope, leadId) => leads.leadByIdStatement(leads.leadWhere(scope, {}), leadId),
 };
+// ----
 
-async function listLeads(url) {
-  const page = Number(url.searchParams.get('page') ?? 1);
-  const limit = Number(url.searchParams.get('limit') ?? 25);
-  const search = url.searchParams.get('search') ?? undefined;
-  const where = sql.leadWhere({ organizationId, memberId: null }, { search });
-  const [rows, count] = await Promise.all([
-    pool.query(numbered(sql.leadPageStatement(where, page, limit))),
-    pool.query(numbered(sql.leadTotalStatement({ organizationId, memberId: null }, { search }))),
-  ]);
-  const total = Number(count.rows[0].total);
+const pool = new Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.DATABASE_POOL_SIZE || 10), // the API's pool size, from the same variable
+  idleTimeoutMillis: 30_000, // as the API's pool: idle between rounds, it keeps its prepared statements
+});
+
+/** `?` placeholders to `$n`, and a name per text, so pg prepares each statement once per connection. */
+const named = new Map();
+function run(statement) {
+  let shape = named.get(statement.sql);
+  if (!shape) {
+    let n = 0;
+    const text = statement.sql.replace(/\?/g, () => `$${++n}`);
+    shape = { name: `b${createHash('sha1').update(text).digest('base64url').slice(0, 24)}`, text };
+    named.set(statement.sql, shape);
+  }
+  return pool.query({ name: shape.name, text: shape.text, values: statement.params });
+}
+
+// ---- Authentication: hash, 5-second cache, the door's statement on a miss.
+const KEY_TTL_MS = 5_000;
+const keys = new Map();
+
+class HttpError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+const unauthenticated = (message) => new HttpError(401, 'UNAUTHENTICATED', message);
+
+async function authenticate(req) {
+  const header = req.headers.authorization ?? '';
+  if (!header.startsWith('Bearer ')) throw unauthenticated('An API key is required.');
+  const hash = createHash('sha256').update(header.slice(7)).digest('hex');
+  const now = Date.now();
+  let cached = keys.get(hash);
+  if (!cached || cached.until <= now) {
+    const { rows } = await run(SQL.doorFacts(hash));
+    cached = { key: rows[0] ?? null, until: now + KEY_TTL_MS };
+    keys.set(hash, cached);
+  }
+  const key = cached.key;
+  if (!key) throw unauthenticated('Unknown API key.');
+  if (key.revoked_at) throw unauthenticated('This API key was revoked.');
+  if (key.expires_at && key.expires_at.getTime() <= now) throw unauthenticated('This API key has expired.');
+  if (key.rotated_to_id && key.grace_until && key.grace_until.getTime() <= now) {
+    throw unauthenticated('This API key was rotated and its grace period is over.');
+  }
+  if (!key.owner_role || key.disabled) throw new HttpError(403, 'FORBIDDEN', 'This key cannot be used.');
+  return key;
+}
+
+const scopeOf = (key) => ({
+  organizationId: key.organization_id,
+  memberId: key.owner_role === 'admin' ? null : key.created_by_id,
+});
+
+// ---- JSON shaped like the API's views.
+const iso = (value) => (value === null ? null : new Date(value).toISOString());
+const leadListItem = (row) => ({
+  id: Number(row.id),
+  firstName: row.first_name,
+  lastName: row.last_name,
+  email: row.email,
+  phoneNumber: row.phone_number,
+  language: row.language,
+  companyName: row.company_name,
+  crmStatus: row.crm_status,
+  assigneeIds: row.assignee_ids,
+  purchasedAt: iso(row.purchased_at),
+  totalCalls: row.total_calls,
+  lastCallAt: iso(row.last_call_at),
+  pendingTasks: Number(row.pending_tasks),
+  nextTaskDueAt: iso(row.next_task_due_at),
+  leadGroup: row.lead_group,
+  tags: row.tags.map((tag) => ({ ...tag, leadCount: Number(tag.leadCount) })),
+});
+const lead = (row) => ({
+  ...leadListItem(row),
+  source: row.source,
+  leadType: row.lead_type,
+  createdAt: iso(row.created_at),
+  channels: [],
+});
+
+// ---- Routes.
+async function me(key) {
+  const { rows } = await run(SQL.me(key.created_by_id, key.organization_id));
+  const row = rows[0];
   return {
-    data: rows.rows.map((row) => ({
-      id: Number(row.id),
-      firstName: row.first_name,
-      lastName: row.last_name,
-      email: row.email,
-      phoneNumber: row.phone_number,
-      crmStatus: row.crm_status,
-      assigneeIds: row.assignee_ids,
-      pendingTasks: Number(row.pending_tasks),
-      tags: row.tags.map((tag) => ({ ...tag, leadCount: Number(tag.leadCount) })),
-    })),
-    hasMore: page * limit < total,
-    page,
-    limit,
-    total,
+    user: { id: key.created_by_id, name: `${row.first_name} ${row.last_name}`.trim(), email: row.email },
+    organization: { id: key.organization_id, name: row.org_name },
+    role: key.owner_role,
+    entitled: key.plan_active,
+    key: {
+      id: key.id,
+      name: key.name,
+      prefixHint: key.prefix_hint,
+      scopes: key.scopes,
+      expiresAt: iso(key.expires_at),
+    },
   };
 }
 
-http
-  .createServer((req, res) => {
-    const url = new URL(req.url, 'http://localhost');
-    if (url.pathname !== '/leads') {
-      res.writeHead(404).end();
-      return;
-    }
-    listLeads(url).then(
-      (body) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(body));
-      },
-      (err) => {
-        console.error(err);
-        res.writeHead(500).end();
-      },
-    );
-  })
-  .listen(Number(process.env.PORT ?? 3901), '127.0.0.1');
+const positive = (value, fallback) => {
+  if (value === null) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new HttpError(400, 'VALIDATION_FAILED', 'Bad paging.');
+  return n;
+};
+
+async function listLeads(key, params) {
+  const page = positive(params.get('page'), 1);
+  const limit = Math.min(positive(params.get('limit'), 25), 100);
+  const filters = {
+    search: params.get('search') || undefined,
+    crmStatus: params.get('crmStatus') || undefined,
+  };
+  const { rows } = await run(SQL.leadList(scopeOf(key), filters, page, limit));
+  const total = Number(rows[0].total);
+  const data = rows.filter((row) => row.id !== null).map(leadListItem);
+  return { data, hasMore: page * limit < total, page, limit, total };
+}
+
+async function leadById(key, id) {
+  const { rows } = await run(SQL.leadById(scopeOf(key), id));
+  if (rows.length === 0) throw new HttpError(404, 'NOT_FOUND', 'Lead not found.');
+  return lead(rows[0]);
+}
+
+async function route(req) {
+  const url = new URL(req.url, 'http://localhost');
+  const { pathname } = url;
+  if (req.method !== 'GET') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'GET only.');
+  if (pathname === '/health') {
+    await pool.query('select 1');
+    return { status: 'ok' };
+  }
+  const key = await authenticate(req);
+  if (pathname === '/v1/me') return me(key);
+  if (pathname === '/v1/leads') return listLeads(key, url.searchParams);
+  const byId = /^\/v1\/leads\/(\d{1,15})$/.exec(pathname);
+  if (byId) return leadById(key, Number(byId[1]));
+  throw new HttpError(404, 'NOT_FOUND', 'No such route.');
+}
+
+const server = http.createServer((req, res) => {
+  route(req).then(
+    (body) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify(body));
+    },
+    (err) => {
+      const status = err instanceof HttpError ? err.status : 500;
+      if (status === 500) console.error(err);
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ error: { code: err.code ?? 'INTERNAL', message: err.message } }));
+    },
+  );
+});
+server.listen(Number(process.env.PORT ?? 3901), '127.0.0.1');
+
+process.on('SIGTERM', () => {
+  server.close();
+  server.closeAllConnections();
+  pool.end().finally(() => process.exit(0));
+});

@@ -1,15 +1,25 @@
 'use strict';
-// Shared helpers for the benchmarks: a throwaway database, the built API as a child process,
-// and autocannon runs on loopback with fixed connections and a bounded duration.
-const { spawn } = require('node:child_process');
+// The harness's machinery: a throwaway database, the servers as child processes, a closed-loop
+// load (autocannon, fixed connections, bounded time), an open-loop load (own client, fixed rate,
+// latency from each request's scheduled send time), CPU accounting from /proc, and the summary of a
+// V8 CPU profile. Nothing here knows a workload; bench/workloads.js does, bench/run.js runs them.
+const { spawn, execFileSync } = require('node:child_process');
 const { once } = require('node:events');
 const fs = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
+const os = require('node:os');
 const path = require('node:path');
+const { performance } = require('node:perf_hooks');
 const autocannon = require('autocannon');
 const { Client } = require('pg');
 
 const ROOT = path.resolve(__dirname, '..');
 const SERVER_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const log = (...parts) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...parts);
+
+// ---------------------------------------------------------------- database
 
 async function createBenchDatabase() {
   const name = `estate_bench_${Date.now()}`;
@@ -20,6 +30,7 @@ async function createBenchDatabase() {
   const url = new URL(SERVER_URL);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     async drop() {
       const client = new Client({ connectionString: SERVER_URL });
@@ -40,83 +51,329 @@ async function sql(url, text, params = []) {
   }
 }
 
-/**
- * Starts the built API (npm run build first) and waits for /health. `root`: the checkout whose
- * build runs (another checkout's, to compare two builds on one machine).
- */
-async function startApi({ databaseUrl, port, root = ROOT }) {
-  const child = spawn(process.execPath, [path.join(root, 'dist/apps/api/src/main.js')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      MIGRATE_ON_START: 'true',
-      LOG_LEVEL: 'warn',
-      REDIS_URL: '',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+/** `ops <command>` of the checkout `root`, its stdout parsed as JSON. */
+function runOps(databaseUrl, args, root = ROOT) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, 'dist/apps/ops/src/main.js'), ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', REDIS_URL: '' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`ops ${args[0]} exited ${code}`)),
+    );
+  });
+}
+
+// ---------------------------------------------------------------- servers
+
+/** A port nobody listens on right now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Spawns a server and waits until `GET /health` answers 200. */
+async function startServer({ label, args, cwd, env, port, ipc = false }) {
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit', ...(ipc ? ['ipc'] : [])],
   });
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error('API exited during start');
+    if (child.exitCode !== null) throw new Error(`${label} exited during start`);
     try {
       if ((await fetch(`${base}/health`)).ok) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error('API did not start in 60 s');
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error(`${label} did not start in 60 s`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
+    label,
     base,
     pid: child.pid,
+    child,
+    /** A message to the process over IPC, and its first answer. */
+    async ask(message) {
+      const answer = once(child, 'message');
+      child.send(message);
+      const [reply] = await answer;
+      if (reply.error) throw new Error(`${label}: ${reply.error}`);
+      return reply;
+    },
     async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
       child.kill('SIGTERM');
-      await once(child, 'exit');
+      await exited;
     },
   };
 }
 
-/** One bounded autocannon run; returns requests/s and latency percentiles (ms). */
-async function measure(url, { connections = 10, duration = 10, headers = {} } = {}) {
-  const result = await autocannon({ url, connections, duration, headers });
-  if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  }
-  return {
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    requests: result.requests.total,
-  };
+/**
+ * The built API of checkout `root` (its `npm run build` output). `profileDir`: preload the CPU
+ * profiler hook (bench/profile-hook.js), driven over IPC.
+ */
+async function startApi({ label = 'API', databaseUrl, root = ROOT, profileDir }) {
+  const args = [path.join(root, 'dist/apps/api/src/main.js')];
+  if (profileDir) args.unshift('--require', path.join(__dirname, 'profile-hook.js'));
+  return startServer({
+    label,
+    args,
+    cwd: root,
+    port: await freePort(),
+    ipc: Boolean(profileDir),
+    env: {
+      DATABASE_URL: databaseUrl,
+      MIGRATE_ON_START: 'true',
+      LOG_LEVEL: 'warn',
+      REDIS_URL: '',
+      ...(profileDir ? { BENCH_PROFILE_DIR: profileDir } : {}),
+    },
+  });
 }
 
-/**
- * CPU seconds (user + system) a process has used so far, from /proc (Linux). Per request, this is
- * what a code path costs whatever else the machine is doing; requests per second are not.
- */
+/** bench/baseline-server.js, running the SQL modules built in `sqlRoot`. */
+async function startBaseline({ databaseUrl, sqlRoot = ROOT }) {
+  return startServer({
+    label: 'baseline',
+    args: [path.join(__dirname, 'baseline-server.js')],
+    cwd: __dirname,
+    port: await freePort(),
+    env: { DATABASE_URL: databaseUrl, BENCH_SQL_ROOT: sqlRoot },
+  });
+}
+
+// ---------------------------------------------------------------- CPU accounting
+
+const CLOCK_TICKS = 100;
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
 function cpuSeconds(pid) {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
-const CLOCK_TICKS = 100;
 
-async function json(base, method, route, { token, body } = {}) {
-  const res = await fetch(base + route, {
-    method,
-    headers: {
-      ...(body ? { 'content-type': 'application/json' } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
+/** Busy CPU seconds of the whole machine so far (all cores), from /proc/stat. */
+function machineBusySeconds() {
+  const [cpu] = fs.readFileSync('/proc/stat', 'utf8').split('\n');
+  const t = cpu.trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = t;
+  return (user + nice + system + irq + softirq + steal) / CLOCK_TICKS;
 }
+
+/** This process's own CPU seconds (the load generator). */
+const selfCpuSeconds = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1e6;
+};
+
+/** CPU seconds so far of each live PostgreSQL backend connected to database `name`. */
+async function backendCpu(admin, name) {
+  const { rows } = await admin.query('select pid from pg_stat_activity where datname = $1', [name]);
+  const cpu = new Map();
+  for (const { pid } of rows) {
+    try {
+      cpu.set(pid, cpuSeconds(pid));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return cpu;
+}
+
+/**
+ * Accounts where the machine's CPU went while `fn` ran, in cores busy on average: the server
+ * under load, the load generator (this process), the PostgreSQL backends of the bench database,
+ * and everything else (`others`: other tenants of the machine; the noise).
+ */
+function cpuMeter(databaseName) {
+  const admin = new Client({ connectionString: SERVER_URL });
+  const connected = admin.connect();
+  return {
+    async measure(serverPid, fn) {
+      await connected;
+      const wall0 = performance.now();
+      const server0 = cpuSeconds(serverPid);
+      const self0 = selfCpuSeconds();
+      const machine0 = machineBusySeconds();
+      const db0 = await backendCpu(admin, databaseName);
+      const result = await fn();
+      const db1 = await backendCpu(admin, databaseName);
+      const wall = (performance.now() - wall0) / 1000;
+      const server = cpuSeconds(serverPid) - server0;
+      const self = selfCpuSeconds() - self0;
+      const machine = machineBusySeconds() - machine0;
+      let db = 0;
+      for (const [pid, seconds] of db1) db += seconds - (db0.get(pid) ?? 0);
+      return {
+        ...result,
+        serverCpuMsPerRequest: result.requests ? round((server * 1000) / result.requests, 3) : null,
+        dbCpuMsPerRequest: result.requests ? round((db * 1000) / result.requests, 3) : null,
+        cores: {
+          server: round(server / wall, 2),
+          client: round(self / wall, 2),
+          database: round(db / wall, 2),
+          others: round(Math.max(0, machine - server - self - db) / wall, 2),
+        },
+      };
+    },
+    end: () => connected.then(() => admin.end()),
+  };
+}
+
+/** Cores busy on the machine over `ms` while we do nothing: the other tenants' load. */
+async function idleMachineLoad(ms = 2000) {
+  const m0 = machineBusySeconds();
+  const s0 = selfCpuSeconds();
+  await new Promise((r) => setTimeout(r, ms));
+  return round((machineBusySeconds() - m0 - (selfCpuSeconds() - s0)) / (ms / 1000), 2);
+}
+
+// ---------------------------------------------------------------- load
+
+/**
+ * Closed loop: `connections` keep-alive connections, each sending its next request when the last
+ * answer arrived, for `seconds`. `next()` draws each request's path (autocannon's setupRequest).
+ */
+async function closedLoop({ base, next, headers = {}, connections, seconds }) {
+  const result = await autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    headers,
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: next() }) }],
+  });
+  return {
+    rps: Math.round(result.requests.total / result.duration),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+/**
+ * Open loop: request i is due at start + i / rate whatever happened to the earlier ones; its
+ * latency runs from that due time to the end of its answer, so a stall counts against every
+ * request it delayed (no coordinated omission). At most `connections` requests are on the wire;
+ * a due request that finds them all busy waits in the agent's queue, and that wait counts too.
+ * A server slower than the rate falls behind without bound: whatever is unanswered `drainSeconds`
+ * after the last request was due is cut off and counted as `unanswered` (its latency is at least
+ * that long, so percentiles it reaches are reported as null with `overloaded`).
+ * `sendLag`: how late the client itself sent (timer granularity, its own CPU, a busy machine);
+ * it is part of the latency, so it is reported to tell the client's share from the server's.
+ */
+async function openLoop({ base, next, headers = {}, connections, seconds, rate, drainSeconds = 5 }) {
+  const { hostname, port } = new URL(base);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const total = Math.max(1, Math.round(rate * seconds));
+  const interval = 1000 / rate;
+  const latencies = new Float64Array(total).fill(Infinity);
+  const lags = new Float64Array(total);
+  const inFlight = new Set();
+  const counts = { ok: 0, non2xx: 0, errors: 0, unanswered: 0 };
+  let sent = 0;
+  let finished = 0;
+  let lastAnswer = 0;
+  const start = performance.now() + 20;
+  await new Promise((resolve) => {
+    let cutOff = false;
+    let drain;
+    const done = () => {
+      clearTimeout(drain);
+      resolve();
+    };
+    const fire = (i, scheduled) => {
+      let settled = false;
+      const settle = (outcome) => {
+        if (settled || finished === total) return;
+        settled = true;
+        inFlight.delete(req);
+        if (outcome !== 'unanswered') {
+          lastAnswer = performance.now();
+          latencies[i] = lastAnswer - scheduled;
+        }
+        counts[outcome] += 1;
+        finished += 1;
+        if (finished === total) done();
+      };
+      const req = http.request({ agent, hostname, port, path: next(), method: 'GET', headers }, (res) => {
+        res.on('data', () => {});
+        res.on('end', () => settle(res.statusCode >= 200 && res.statusCode < 300 ? 'ok' : 'non2xx'));
+        res.on('error', () => settle(cutOff ? 'unanswered' : 'errors'));
+      });
+      req.on('error', () => settle(cutOff ? 'unanswered' : 'errors'));
+      inFlight.add(req);
+      req.end();
+    };
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && start + sent * interval <= now) {
+        const scheduled = start + sent * interval;
+        lags[sent] = now - scheduled;
+        fire(sent, scheduled);
+        sent += 1;
+      }
+      if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
+    };
+    setTimeout(tick, Math.max(0, start - performance.now()));
+    drain = setTimeout(
+      () => {
+        cutOff = true;
+        for (const req of [...inFlight]) req.destroy(new Error('cut off'));
+        // whatever the destroyed requests did not report within a second is unanswered too
+        drain = setTimeout(() => {
+          counts.unanswered += total - finished;
+          finished = total;
+          resolve();
+        }, 1000);
+      },
+      start - performance.now() + (seconds + drainSeconds) * 1000,
+    );
+  });
+  agent.destroy();
+  const sorted = Float64Array.from(latencies).sort();
+  const sortedLags = Float64Array.from(lags).sort();
+  const at = (p) => {
+    const value = percentile(sorted, p);
+    return Number.isFinite(value) ? round(value, 1) : null;
+  };
+  return {
+    rate: Math.round(rate),
+    seconds,
+    requests: total,
+    ...counts,
+    overloaded: counts.unanswered > 0,
+    answeredPerSecond: Math.round((counts.ok + counts.non2xx) / ((lastAnswer - start) / 1000)),
+    p50: at(50),
+    p99: at(99),
+    max: at(100),
+    sendLag: { p50: round(percentile(sortedLags, 50), 2), p99: round(percentile(sortedLags, 99), 2) },
+  };
+}
+
+// ---------------------------------------------------------------- numbers
+
+const round = (value, digits = 0) => Number(value.toFixed(digits));
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -124,4 +381,170 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-module.exports = { createBenchDatabase, sql, startApi, measure, cpuSeconds, json, median, ROOT };
+/** Nearest-rank percentile of sorted values. */
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/** A small seeded generator (mulberry32), so both sides of a comparison get the same draws. */
+function seededRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// ---------------------------------------------------------------- HTTP helper
+
+async function getJson(base, route, headers = {}) {
+  const res = await fetch(base + route, { headers });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** JSON with object keys sorted, to compare two answers whatever order their keys were written in. */
+const canonical = (value) =>
+  JSON.stringify(value, (_key, v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, v[k]]),
+        )
+      : v,
+  );
+
+// ---------------------------------------------------------------- CPU profile
+
+/** Where a frame's code lives, short: `dist/libs/…:line`, `node_modules/<package>/…:line`, `node:…`. */
+function frameWhere(callFrame, root) {
+  let url = callFrame.url || '';
+  if (!url) return '';
+  url = url.replace(/^file:\/\//, '');
+  const nm = url.lastIndexOf('/node_modules/');
+  if (nm >= 0) url = url.slice(nm + 1);
+  else if (url.startsWith(root)) url = url.slice(root.length + 1);
+  return `${url}:${callFrame.lineNumber + 1}`;
+}
+
+/** The area a frame belongs to: a package, our code (dist/apps, dist/libs/<lib>), node itself, V8. */
+function frameArea(where, functionName) {
+  if (!where) return functionName.startsWith('(') ? functionName : '(native)';
+  const nm = /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(where);
+  if (nm) return nm[1];
+  const ours = /^dist\/(apps\/[^/]+|libs\/[^/]+)/.exec(where);
+  if (ours) return ours[1];
+  if (where.startsWith('node:')) return 'node:internals';
+  return where.split(':')[0];
+}
+
+/**
+ * Self time per function from a `.cpuprofile` (the V8 format: nodes with call frames, samples
+ * and the time between them); idle time left out. Returns the top `n` functions and the top
+ * areas (packages, our libraries, node internals, GC).
+ */
+function summarizeProfile(file, { n = 25, root = ROOT } = {}) {
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parents = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+  const selfUs = new Map();
+  // a sample's state lasts until the next sample
+  for (let i = 0; i < profile.samples.length; i++) {
+    const delta = profile.timeDeltas[i + 1] ?? 0;
+    selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + delta);
+  }
+  const byFunction = new Map();
+  const callers = new Map(); // function key -> (caller label -> µs)
+  const byArea = new Map();
+  let busyUs = 0;
+  let idleUs = 0;
+  for (const [id, us] of selfUs) {
+    const { callFrame } = nodes.get(id);
+    const name = callFrame.functionName || '(anonymous)';
+    if (name === '(idle)') {
+      idleUs += us;
+      continue;
+    }
+    busyUs += us;
+    const where = frameWhere(callFrame, root);
+    const key = `${name}\u0000${where}`;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + us);
+    const parent = nodes.get(parents.get(id));
+    if (parent) {
+      const caller =
+        `${parent.callFrame.functionName || '(anonymous)'} ${frameWhere(parent.callFrame, root)}`.trim();
+      const mine = callers.get(key) ?? new Map();
+      mine.set(caller, (mine.get(caller) ?? 0) + us);
+      callers.set(key, mine);
+    }
+    const area = frameArea(where, name);
+    byArea.set(area, (byArea.get(area) ?? 0) + us);
+  }
+  const top = (map, count) =>
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([key, us]) => ({ key, selfMs: round(us / 1000, 1), share: round((100 * us) / busyUs, 1) }));
+  return {
+    busyMs: round(busyUs / 1000),
+    idleMs: round(idleUs / 1000),
+    functions: top(byFunction, n).map(({ key, ...rest }) => {
+      const [fn, where] = key.split('\u0000');
+      const mainCaller = [...(callers.get(key) ?? new Map()).entries()].sort((a, b) => b[1] - a[1])[0];
+      return { function: fn, where, ...rest, calledBy: mainCaller?.[0] ?? '' };
+    }),
+    areas: top(byArea, 15).map(({ key, ...rest }) => ({ area: key, ...rest })),
+  };
+}
+
+// ---------------------------------------------------------------- machine
+
+function machine(databaseVersion) {
+  const git = (root) => {
+    try {
+      return execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
+    } catch {
+      return 'not a git checkout';
+    }
+  };
+  return {
+    date: new Date().toISOString().slice(0, 10),
+    cores: os.availableParallelism?.() ?? os.cpus().length,
+    cpu: os.cpus()[0]?.model?.trim(),
+    memoryGiB: round(os.totalmem() / 2 ** 30, 1),
+    node: process.version,
+    postgres: databaseVersion,
+    build: git(ROOT),
+    git,
+  };
+}
+
+module.exports = {
+  ROOT,
+  log,
+  createBenchDatabase,
+  sql,
+  runOps,
+  startApi,
+  startBaseline,
+  cpuSeconds,
+  cpuMeter,
+  idleMachineLoad,
+  closedLoop,
+  openLoop,
+  round,
+  median,
+  percentile,
+  seededRandom,
+  getJson,
+  canonical,
+  summarizeProfile,
+  machine,
+};
