@@ -7,6 +7,8 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261124010000_idempotency_attempts extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`alter table idempotency_records add column attempt uuid not null default gen_random_uuid();`);
+    this.addSql(
+      `alter table idempotency_records add column attempt uuid not null default gen_random_uuid();`,
+    );
   }
 }
