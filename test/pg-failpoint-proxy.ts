@@ -12,7 +12,9 @@ export type FailAction =
   /** The statement runs and its answer reaches the client; then both sides are closed. */
   | 'drop-after-answer'
   /** The statement reaches the server, which runs it; the client never gets the answer. */
-  | 'drop-answer';
+  | 'drop-answer'
+  /** The statement runs; its answer (and all that follows) reaches the client only after `holdMs`: a server that froze. */
+  | 'hold-answer';
 
 export interface Failpoint {
   /** A statement earlier on the same connection (the transaction's own), if any. */
@@ -20,6 +22,8 @@ export interface Failpoint {
   /** The statement to fail at. */
   at: RegExp;
   action: FailAction;
+  /** For 'hold-answer'. */
+  holdMs?: number;
 }
 
 /** The SQL text of a simple query ('Q') or a parse ('P') message, else null. */
@@ -92,9 +96,15 @@ export class PgFailpointProxy {
       if (!dropNextAnswer) server.destroy();
     });
     server.on('close', () => client.destroy());
+    let heldUntil = 0;
+    let held: Buffer[] = [];
     server.on('data', (chunk: Buffer) => {
       if (dropNextAnswer) {
         server.end(); // the server ran it; the client never learns how it went
+        return;
+      }
+      if (Date.now() < heldUntil) {
+        held.push(chunk);
         return;
       }
       client.write(chunk);
@@ -139,7 +149,15 @@ export class PgFailpointProxy {
               client.destroy();
               return;
             }
-            closeAfterAnswer = true;
+            if (failpoint.action === 'hold-answer') {
+              heldUntil = Date.now() + (failpoint.holdMs ?? 4_000);
+              setTimeout(() => {
+                for (const chunk of held) client.write(chunk);
+                held = [];
+              }, failpoint.holdMs ?? 4_000);
+            } else {
+              closeAfterAnswer = true;
+            }
           }
         }
         server.write(message);

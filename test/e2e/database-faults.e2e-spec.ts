@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { freePort, ROOT } from '../child-process';
-import { asKey, expectError, TestApp } from '../fixtures';
+import { asKey, expectError, leadBody, TestApp } from '../fixtures';
 
 /** Resolves at the server's next "ready" line. */
 const ready = (server: ChildProcessWithoutNullStreams) =>
@@ -157,6 +157,30 @@ describe('database faults', () => {
     }
     await asKey(t.http.get(`/v1/leads/${lead.id}`), secret).expect(200);
     await asKey(t.http.get('/v1/me'), secret).expect(200);
+  }, 30_000);
+
+  it('a write caught by a frozen server leaves no broken connection behind: the next requests answer 200, not 500', async () => {
+    const admin = await t.seed.organization();
+    const secret = (await t.seed.apiKey(admin, { scopes: ['crm:read', 'crm:write'] })).key;
+    await asKey(t.http.get('/v1/leads'), secret).expect(200);
+    const probe = await session();
+    const { rows } = await probe.query<{ pid: number }>(
+      `select pid from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`,
+    );
+    await probe.end();
+    for (const { pid } of rows) process.kill(pid, 'SIGSTOP');
+    try {
+      const write = await asKey(t.http.post('/v1/leads'), secret).send(leadBody());
+      expectError(write, 503, 'INTERNAL');
+    } finally {
+      for (const { pid } of rows) process.kill(pid, 'SIGCONT');
+    }
+    // the one pooled connection saw its transaction's answers given up on: it must not be reused as is
+    for (const path of ['/v1/me', '/v1/leads', '/v1/leads/counts']) {
+      const res = await asKey(t.http.get(path), secret);
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+    }
   }, 30_000);
 
   it('a lock held on leads: lead reads give up with 503 (lock timeout) while it is held, other reads go on; 200 once it is released', async () => {

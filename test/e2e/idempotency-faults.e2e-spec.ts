@@ -54,6 +54,13 @@ describe('Idempotency-Key through connection faults', () => {
       failpoint: { after: LEAD_INSERT, at: COMMIT, action: 'drop-answer' },
       committed: true,
     },
+    // a server that stops answering mid-transaction: the client gives up (its read timeout), its
+    // ROLLBACK never leaves; the connection must not go back to the pool inside that transaction
+    {
+      step: 'after the insert, the server frozen for 4 s',
+      failpoint: { at: LEAD_INSERT, action: 'hold-answer', holdMs: 4_000 },
+      committed: false,
+    },
     {
       step: 'after COMMIT',
       failpoint: { after: LEAD_INSERT, at: COMMIT, action: 'drop-after-answer' },
@@ -106,6 +113,15 @@ describe('Idempotency-Key through connection faults', () => {
       expect(retry.headers[REPLAYED]).toBe(committed ? 'true' : undefined);
       if (first.status === 201) expect(retry.body).toEqual(first.body);
       // and from now on, a replay of that answer
+      // every pooled connection serves some writes: none may run inside a transaction a fault left open
+      for (let i = 0; i < 12; i++) {
+        const other = await api(t, a.admin.key)
+          .post('/v1/leads')
+          .set('Idempotency-Key', `other-${cases.findIndex((c) => c.step === step)}-${i}`)
+          .send(leadBody({ firstName: `Other ${i}` }));
+        expect(other.status).toBe(201);
+      }
+      expect(await leadIds()).toHaveLength(1);
       const again = await post();
       expect({ status: again.status, replayed: again.headers[REPLAYED] }).toEqual({
         status: 201,

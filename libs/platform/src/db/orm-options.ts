@@ -51,6 +51,28 @@ export const REQUEST_WAITS: DatabaseWaits = {
   queryMs: 2_800,
 };
 
+/** The node-postgres client behind a pooled connection (what `reusable` reads of it). */
+interface PooledClient {
+  getTransactionStatus?(): string | null;
+  _activeQuery?: unknown;
+  _queryQueue?: unknown[];
+}
+
+/**
+ * Checked by the pool before it hands a connection out: only an idle one, with no transaction
+ * left open (a ROLLBACK that failed or timed out) and no answer still awaited (a query a client-side
+ * timeout gave up on). Anything else is closed and replaced, so one fault never poisons the next
+ * request with "current transaction is aborted".
+ */
+export function reusable(connection: PooledClient): boolean {
+  const status = connection.getTransactionStatus?.() ?? 'I';
+  return (
+    (status === 'I' || status === null) &&
+    !connection._activeQuery &&
+    (connection._queryQueue?.length ?? 0) === 0
+  );
+}
+
 /** MikroORM settings shared by the API, the worker, the operator CLI and the tests. */
 export const ormOptions = (clientUrl: string, poolSize = 10, waits?: DatabaseWaits) =>
   defineConfig({
@@ -70,6 +92,7 @@ export const ormOptions = (clientUrl: string, poolSize = 10, waits?: DatabaseWai
       min: 0,
       max: poolSize,
       acquireTimeoutMillis: waits?.acquireMs ?? 5000,
+      validate: reusable,
       idleTimeoutMillis: 30_000,
     },
     driverOptions: {

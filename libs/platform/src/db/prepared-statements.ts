@@ -76,8 +76,10 @@ const isReadTimeout = (err: { message?: string }) => err.message === 'Query read
 export async function preparedRows<T>(em: EntityManager, statement: Statement): Promise<T[]> {
   const shape = prepared(statement.sql);
   const query: NamedQuery = { name: shape.name, text: shape.text, values: statement.params };
-  const transaction = em.getTransactionContext<{ client: KnexClient }>();
+  const transaction = em.getTransactionContext<{ client: KnexClient; isCompleted?(): boolean }>();
   if (transaction) {
+    // its connection is back in the pool, maybe serving another request: never run on it
+    if (transaction.isCompleted?.()) throw new Error('Transaction query already complete');
     const connection = await transaction.client.acquireConnection();
     try {
       return (await connection.query(query)).rows as T[];
