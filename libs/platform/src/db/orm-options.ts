@@ -92,7 +92,8 @@ export const ormOptions = (clientUrl: string, poolSize = 10, waits?: DatabaseWai
       min: 0,
       max: poolSize,
       acquireTimeoutMillis: waits?.acquireMs ?? 5000,
-      validate: reusable,
+      // knex passes it to its pool (tarn), which checks it on every acquire; MikroORM's type omits it
+      ...({ validate: reusable } as object),
       idleTimeoutMillis: 30_000,
     },
     driverOptions: {
