@@ -123,8 +123,16 @@ async function startPostgres(dir) {
         process.kill(pm, 'SIGCONT');
       };
     },
-    restart: () => ctl('-w', '-m', 'fast', 'restart'),
+    // -l again: pg_ctl restart does not remember the log file
+    restart: () => ctl('-w', '-m', 'fast', '-l', logFile, 'restart'),
     stop: () => ctl('-w', '-m', 'immediate', 'stop').catch(() => undefined),
+    stopSync() {
+      try {
+        execFileSync(pgCtl, ['-D', dataDir, '-m', 'immediate', 'stop'], { ...ids, stdio: 'ignore' });
+      } catch {
+        // already stopped
+      }
+    },
   };
 }
 
@@ -184,7 +192,11 @@ async function startRedis() {
 
 // ---------------------------------------------------------------- the API (child process)
 
-async function startApi({ databaseUrl, redisUrl, port, metricsPort, logFile }, onSpawn = () => undefined) {
+async function startApi(
+  { databaseUrl, redisUrl, port, metricsPort, logFile },
+  onSpawn = () => undefined,
+  probe = '/health/ready',
+) {
   const log = fs.openSync(logFile, 'a');
   const child = spawn(process.execPath, [path.join(ROOT, 'dist/apps/api/src/main.js')], {
     cwd: ROOT,
@@ -209,13 +221,13 @@ async function startApi({ databaseUrl, redisUrl, port, metricsPort, logFile }, o
   for (;;) {
     if (child.exitCode !== null) throw new Error(`API exited during start (see ${logFile})`);
     try {
-      if ((await fetch(`${base}/health/ready`)).ok) break;
+      if ((await fetch(`${base}${probe}`)).ok) break;
     } catch {
       // not listening yet
     }
     if (now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error('API not ready (GET /health/ready) within 60 s');
+      throw new Error(`API not answering GET ${probe} within 60 s`);
     }
     await sleep(100);
   }
@@ -491,7 +503,8 @@ async function injectFault(name, env) {
         killed: !exit,
       };
       try {
-        env.api = await startApi(env.apiOptions, (child) => (env.starting = child));
+        // answering again is enough: the load is already at the door (readiness is in the log)
+        env.api = await startApi(env.apiOptions, (child) => (env.starting = child), '/health/live');
       } catch (err) {
         drain.restartError = String(err);
         console.error(`faults: the API did not come back: ${err}`);
@@ -512,7 +525,7 @@ function countBy(values) {
 
 // ---------------------------------------------------------------- analysis
 
-function analyse(load, run, logLines) {
+function analyse(load, run, logLines, horizon) {
   const { fault, start, end, runStart, runEnd } = run;
   const reqs = load.requests.filter((r) => r.end !== null);
   // the fault window: requests that overlap it (sent during it, or in flight when it began)
@@ -522,7 +535,7 @@ function analyse(load, run, logLines) {
   const over5s = during.filter((r) => r.end - r.start > 5000).length;
   // recovery: the first whole second after the fault in which every request sent got 2xx within 1 s
   let recovery = null;
-  for (let k = 0; k * 1000 < runEnd - end; k++) {
+  for (let k = 0; (k + 1) * 1000 <= horizon - end; k++) {
     const sec = reqs.filter((r) => r.start >= end + k * 1000 && r.start < end + (k + 1) * 1000);
     const all = load.requests.filter((r) => r.start >= end + k * 1000 && r.start < end + (k + 1) * 1000);
     if (
@@ -571,6 +584,7 @@ function analyse(load, run, logLines) {
   }
   return {
     fault,
+    horizonMs: horizon - end,
     faultMs: end - start,
     slowBy,
     after,
@@ -632,6 +646,29 @@ async function main() {
   };
   const env = { pg, redis, apiOptions, api: null, load: null };
   const results = [];
+  let keepDatabase = false;
+  // killed from outside: leave no API, Redis or PostgreSQL behind, and keep what was measured
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
+    process.once(signal, () => {
+      console.error(`faults: ${signal}: stopping; partial data in ${dir}`);
+      for (const child of [env.api?.child, env.starting])
+        if (child && child.exitCode === null) child.kill('SIGKILL');
+      redis.stop();
+      pg.stopSync();
+      if (env.load) {
+        fs.writeFileSync(
+          path.join(dir, 'requests.ndjson'),
+          env.load.requests.map((r) => JSON.stringify(r)).join('\n'),
+        );
+        fs.writeFileSync(
+          path.join(dir, 'creates.ndjson'),
+          env.load.creates.map((c) => JSON.stringify(c)).join('\n'),
+        );
+      }
+      fs.writeFileSync(path.join(dir, 'runs.json'), JSON.stringify(results, null, 2));
+      process.exit(1);
+    });
+  }
   try {
     env.api = await startApi(apiOptions, (child) => (env.starting = child));
     const agency = await runOps(pg.url, ['seed:demo', '--leads', String(LEADS), '--json']);
@@ -648,8 +685,8 @@ async function main() {
       for (let i = 1; i <= runs; i++) {
         const label = `${fault} #${i}`;
         load.label = label;
-        // a run starts from a steady state: the creates of the last run settled (at most 30 s more)
-        const calmBy = now() + 30_000;
+        // a run starts from a steady state: the creates of the last run settled (at most 15 s more)
+        const calmBy = now() + 15_000;
         while (now() < calmBy && load.creates.filter((c) => c.done === null).length > 20) await sleep(500);
         const runStart = now();
         const loadavg = os.loadavg()[0];
@@ -659,9 +696,11 @@ async function main() {
         const window = await injectFault(fault, env);
         await sleep(POST_MS);
         results.push({ label, fault, run: i, runStart, runEnd: now(), loadavg, ...window });
+        fs.writeFileSync(path.join(dir, 'runs.json'), JSON.stringify(results, null, 2));
       }
     }
     load.label = 'end';
+    const loadStoppedAt = now();
     load.stop();
     monitor.stop();
     fs.writeFileSync(
@@ -685,8 +724,9 @@ async function main() {
     );
     const logLines = readLog(apiLog);
     const report = [];
-    for (const r of results) {
-      const a = analyse(load, r, logLines);
+    for (const [i, r] of results.entries()) {
+      // recovery is looked for until the next fault begins (the load runs on between runs)
+      const a = analyse(load, r, logLines, results[i + 1]?.start ?? loadStoppedAt);
       const creates = load.creates.filter((c) => c.run === r.label);
       const acked = creates.filter((c) => c.status === 201);
       a.creates = creates.length;
@@ -716,6 +756,12 @@ async function main() {
             `${l.level >= 50 ? 'error' : 'warn'} ${l.status ?? ''} ${l.msg} ${l.err?.name ?? ''}: ${String(l.err?.message ?? l.reason ?? '').slice(0, 120)}`,
         ),
     );
+    fs.writeFileSync(
+      path.join(dir, 'creates.ndjson'),
+      load.creates.map((c) => JSON.stringify({ ...c, leads: byMarker.get(c.marker) ?? [] })).join('\n') +
+        '\n',
+    );
+    if (report.some((r) => r.lost > 0 || r.duplicated > 0)) keepDatabase = true; // to look at them
     fs.writeFileSync(
       path.join(dir, 'requests.ndjson'),
       load.requests.map((r) => JSON.stringify(r)).join('\n') + '\n',
@@ -773,7 +819,7 @@ async function main() {
     agent.destroy();
     redis.stop();
     await pg.stop();
-    if (process.env.FAULT_KEEP !== '1') {
+    if (process.env.FAULT_KEEP !== '1' && !keepDatabase) {
       // keep the logs and JSON, drop the database files
       fs.rmSync(path.join(dir, 'pg', 'base'), { recursive: true, force: true });
     }
@@ -800,12 +846,15 @@ function printTable(s) {
       ? `${r.drain.answered}/${r.drain.inFlight} in flight answered, exit ${r.drain.exitCode ?? r.drain.exitSignal} after ${(r.drain.exitMs / 1000).toFixed(1)} s${r.drain.killed ? ' (killed)' : ''}`
       : '';
     console.log(
-      `| ${r.label} | ${r.loadavg.toFixed(1)} | ${r.before.p99Ms} / ${r.before.non2xx} | ${(r.faultMs / 1000).toFixed(1)} | ${fmt(r.statuses)} | ${r.http500} (${r.log500}) | ${r.worstMs} | ${r.over5s} | ${r.recoveryS === null ? `> ${POST_MS / 1000}` : r.recoveryS} | ${r.acked}/${r.creates} | ${r.lost} | ${r.duplicated} | ${drain} |`,
+      `| ${r.label} | ${r.loadavg.toFixed(1)} | ${r.before.p99Ms} / ${r.before.non2xx} | ${(r.faultMs / 1000).toFixed(1)} | ${fmt(r.statuses)} | ${r.http500} (${r.log500}) | ${r.worstMs} | ${r.over5s} | ${r.recoveryS === null ? `> ${(r.horizonMs / 1000).toFixed(0)}` : r.recoveryS} | ${r.acked}/${r.creates} | ${r.lost} | ${r.duplicated} | ${drain} |`,
     );
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0), // creates still retrying against a stopped API must not keep us alive
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
