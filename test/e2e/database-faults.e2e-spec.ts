@@ -183,6 +183,36 @@ describe('database faults', () => {
     }
   }, 30_000);
 
+  it('a saturated pool sheds new requests at once (503 with Retry-After) instead of queueing them behind the fault', async () => {
+    const admin = await t.seed.organization();
+    const secret = (await t.seed.apiKey(admin, { scopes: ['crm:read'] })).key;
+    await asKey(t.http.get('/v1/me'), secret).expect(200);
+    const pool = t.orm.em.getConnection().getKnex().client as {
+      acquireConnection(): Promise<object>;
+      releaseConnection(connection: object): Promise<void>;
+    };
+    // the pool's one connection, held for a second as a stuck request would hold it: within the
+    // pool's wait, so a request that queued for it would get it and answer 200
+    const held = await pool.acquireConnection();
+    let released = false;
+    const release = new Promise<void>((done) =>
+      setTimeout(() => {
+        released = true;
+        void pool.releaseConnection(held).then(done);
+      }, 1_000),
+    );
+    const queued = [1, 2].map(() => asKey(t.http.get('/v1/leads'), secret).then((res) => res));
+    await new Promise((resolve) => setTimeout(resolve, 200)); // both wait for the connection now
+    const shed = await asKey(t.http.get('/v1/leads'), secret);
+    const answeredWhileHeld = !released;
+    await release;
+    expect(answeredWhileHeld).toBe(true);
+    expectError(shed, 503, 'INTERNAL');
+    expect(shed.headers['retry-after']).toBe('1');
+    for (const res of await Promise.all(queued)) expect(res.status).toBe(200);
+    await asKey(t.http.get('/v1/leads'), secret).expect(200);
+  });
+
   it('a lock held on leads: lead reads give up with 503 (lock timeout) while it is held, other reads go on; 200 once it is released', async () => {
     const admin = await t.seed.organization();
     const lead = await t.seed.lead(admin);

@@ -1,6 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Express } from 'express';
+import { MikroORM } from '@mikro-orm/core';
 import { AppConfig } from '../config/app-config';
+import { shedWhenPoolSaturated } from '../db/load-shedding';
 import { HttpDrain } from '../lifecycle/http-drain';
 import { Metrics } from '../metrics/metrics';
 import { countRequests, METRICS_PATH, metricsHandler } from '../metrics/metrics-http';
@@ -22,6 +24,8 @@ export function configureHttpApp(app: NestExpressApplication): NestExpressApplic
   app.set('etag', false);
   app.use(HttpDrain.of(app).track);
   app.use(requestId);
+  const orm = app.get(MikroORM, { strict: false });
+  app.use(shedWhenPoolSaturated(orm, app.get(AppConfig, { strict: false }).databasePoolSize));
   const metrics = app.get(Metrics, { strict: false });
   if (metrics.served) app.use(countRequests(metrics));
   // on the API port only when asked and no METRICS_PORT; else unknown, so 404 in the envelope
