@@ -119,9 +119,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
       return claim.body;
     }
     const { attempt } = claim;
+    let locked = false;
     try {
       return await this.em.transactional(async (em) => {
-        if (!(await this.store.lockAttempt(em, call.keyId, call.key, attempt))) {
+        locked = await this.store.lockAttempt(em, call.keyId, call.key, attempt);
+        if (!locked) {
           // a retry took this attempt over while it waited for a connection: it must not create
           throw new DomainError(
             'IDEMPOTENCY_KEY_IN_PROGRESS',
@@ -140,12 +142,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
     } catch (err) {
       // Safe whatever the outcome: only this attempt's record, only while `in_progress`. Had the
       // COMMIT landed (its answer lost), the record is `done` and stays, so a retry replays; the
-      // delete waits for a COMMIT still in flight. Should the delete fail, a retry takes over.
-      await this.store
-        .release(call.keyId, call.key, attempt)
-        .catch((e: unknown) =>
-          this.log.warn({ err: String(e) }, 'idempotency key not freed; a retry takes it over'),
-        );
+      // delete waits for a COMMIT still in flight. An attempt that never locked its record (no
+      // connection for its transaction) leaves it to a retry's takeover rather than queue for a
+      // connection once more; so does a delete that fails.
+      if (locked) {
+        await this.store
+          .release(call.keyId, call.key, attempt)
+          .catch((e: unknown) =>
+            this.log.warn({ err: String(e) }, 'idempotency key not freed; a retry takes it over'),
+          );
+      }
       throw err;
     }
   }
