@@ -30,6 +30,8 @@ export interface IdempotencyOptions {
 
 export const IDEMPOTENT = Reflector.createDecorator<IdempotencyOptions>();
 export const MAX_STORED_RESPONSE_BYTES = 512 * 1024;
+/** How long a failed create's answer waits for its key to be freed. */
+const RELEASE_WAIT_MS = 250;
 const HEADER_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** A creating POST that accepts `Idempotency-Key` (marked "Idem" in the spec; the header is documented by openapi.ts). */
@@ -146,11 +148,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
       // connection for its transaction) leaves it to a retry's takeover rather than queue for a
       // connection once more; so does a delete that fails.
       if (locked) {
-        await this.store
+        const release = this.store
           .release(call.keyId, call.key, attempt)
           .catch((e: unknown) =>
             this.log.warn({ err: String(e) }, 'idempotency key not freed; a retry takes it over'),
           );
+        // the answer waits for the key to be freed (a retry right after a 4xx finds it free), but
+        // not past RELEASE_WAIT_MS: under a saturated pool the delete goes on after the answer
+        await Promise.race([release, new Promise((done) => setTimeout(done, RELEASE_WAIT_MS).unref())]);
       }
       throw err;
     }
