@@ -16,7 +16,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { Client } = require('pg');
 
-const ROOT = path.resolve(__dirname, '..');
+const { ROOT, runOps, sql } = require('./lib');
 const RPS = Number(process.env.FAULT_RPS ?? 150);
 const RUNS = Number(process.env.FAULT_RUNS ?? 3);
 const LEADS = Number(process.env.FAULT_LEADS ?? 3000);
@@ -89,7 +89,7 @@ async function startPostgres(dir) {
     'start',
   );
   const url = `postgres://postgres@127.0.0.1:${port}/estate`;
-  await sqlOn(`postgres://postgres@127.0.0.1:${port}/postgres`, 'create database estate');
+  await sql(`postgres://postgres@127.0.0.1:${port}/postgres`, 'create database estate');
   const postmasterPid = () =>
     Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   const children = (pid) => {
@@ -141,16 +141,6 @@ function userIds(name) {
     uid: Number(execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim()),
     gid: Number(execFileSync('id', ['-g', name], { encoding: 'utf8' }).trim()),
   };
-}
-
-async function sqlOn(url, text, params = []) {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows;
-  } finally {
-    await client.end();
-  }
 }
 
 // ---------------------------------------------------------------- Redis (private)
@@ -232,21 +222,6 @@ async function startApi(
     await sleep(100);
   }
   return { child, base, exited };
-}
-
-function runOps(databaseUrl, args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist/apps/ops/src/main.js'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', REDIS_URL: '' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`ops ${args[0]} exited ${code}`)),
-    );
-  });
 }
 
 // ---------------------------------------------------------------- the load
@@ -672,7 +647,7 @@ async function main() {
   try {
     env.api = await startApi(apiOptions, (child) => (env.starting = child));
     const agency = await runOps(pg.url, ['seed:demo', '--leads', String(LEADS), '--json']);
-    await sqlOn(pg.url, 'update api_keys set rate_limit_per_minute = 100000000'); // measure faults, not budgets
+    await sql(pg.url, 'update api_keys set rate_limit_per_minute = 100000000'); // measure faults, not budgets
     await sleep(5_500); // the key cache holds a key 5 s
     const load = new Load(env.api.base, agency.admin.apiKey);
     env.load = load;
@@ -713,12 +688,10 @@ async function main() {
 
     // losses and duplicates, in SQL
     const markers = load.creates.map((c) => c.marker);
-    const rows = await sqlOn(pg.url, 'select id, first_name from leads where first_name = any($1)', [
-      markers,
-    ]);
+    const rows = await sql(pg.url, 'select id, first_name from leads where first_name = any($1)', [markers]);
     const byMarker = new Map();
     for (const r of rows) byMarker.set(r.first_name, [...(byMarker.get(r.first_name) ?? []), Number(r.id)]);
-    const stuck = await sqlOn(
+    const stuck = await sql(
       pg.url,
       "select count(*)::int as n from idempotency_records where state = 'in_progress'",
     );

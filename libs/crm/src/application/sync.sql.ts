@@ -10,6 +10,7 @@
  */
 
 import { leadReachSql, LeadReachScope, Statement } from '../domain/lead-reach';
+import { personsTasksSql } from '../domain/task-audience';
 import { LEAD_COLUMNS } from './lead-list.sql';
 import type { SyncPosition } from './sync-cursor';
 
@@ -108,14 +109,14 @@ export function leadSyncStatement(scope: LeadReachScope, window: SyncWindow): St
  */
 export function taskSyncStatement(organizationId: string, personId: string, window: SyncWindow): Statement {
   const after = keyset('t.changed_at', 't.id', 'uuid', window);
+  const audience = personsTasksSql('t', personId);
   const gone = keyset('r.removed_at', 'r.task_id', 'uuid', window);
   const page = merged(
     {
       sql: `select t.id, t.changed_at as at from tasks t
-             where t.organization_id = ? and (t.created_by = ? or t.assignee_ids @> array[?]::uuid[])
-               and ${after.sql}
+             where t.organization_id = ? and ${audience.sql} and ${after.sql}
              order by t.changed_at, t.id limit ?`,
-      params: [organizationId, personId, personId, ...after.params, window.rows],
+      params: [organizationId, ...audience.params, ...after.params, window.rows],
     },
     {
       sql: `select r.task_id as id, r.removed_at as at from task_removals r

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { cappedResult, Clock, forbidden, isAdmin, ListResult, notFound, Principal } from '@app/platform';
 import { Task, TaskStatus } from '../domain/task.entity';
 import { TaskRepository } from '../domain/task.repository';
+import { personsTasks } from '../domain/task-audience';
 import { TaskJson, toTaskJson } from '../views/task.view';
 import { parseDueDate } from './due-date';
 import { LeadAccess } from './lead-access';
@@ -60,7 +61,7 @@ export class TasksService {
     const tasks = await this.tasks.listInOrg(
       actor.organizationId,
       {
-        $or: [{ createdBy: actor.userId }, { assigneeIds: { $contains: [actor.userId] } }],
+        ...personsTasks(actor.userId),
         ...(query.status ? { status: query.status } : {}),
       },
       { orderBy: byDue, limit: TASKS_CAP + 1 },

@@ -1,5 +1,6 @@
 import { TenantRepository } from '@app/platform/core';
 import type { Task } from './task.entity';
+import { personsTasks } from './task-audience';
 
 export class TaskRepository extends TenantRepository<Task> {
   /**
@@ -14,7 +15,7 @@ export class TaskRepository extends TenantRepository<Task> {
     limit: number,
   ): Promise<Task[]> {
     return this.createQueryBuilder('t')
-      .where({ organizationId, $or: [{ createdBy: personId }, { assigneeIds: { $contains: [personId] } }] })
+      .where({ organizationId, ...personsTasks(personId) })
       .andWhere(
         `case when (t.due_date at time zone 'UTC')::time = '00:00'
               then t.due_date >= ? and t.due_date < ?
