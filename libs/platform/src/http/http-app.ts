@@ -14,8 +14,8 @@ export const BODY_LIMIT = '5mb';
 
 /**
  * Steps 1-2 of the pipeline, shared by main.ts and the tests: the drain's count of requests in
- * flight (from their headers on, see `HttpDrain`), request id (so even a 413 carries one), then
- * the JSON-only rule, then the one body parser with the 5 MB limit, then the nesting limit.
+ * flight (from their headers on, see `HttpDrain`), request id (so even a 413 carries one), load
+ * shedding while the database pool is saturated, then the JSON-only rule, then the one body parser with the 5 MB limit, then the nesting limit.
  * Create the app with `{ bodyParser: false, rawBody: true }` (idempotency reads the raw bytes).
  * Signals are main.ts's (`stopOnSignals`), not Nest's shutdown hooks.
  */
@@ -24,12 +24,11 @@ export function configureHttpApp(app: NestExpressApplication): NestExpressApplic
   app.set('etag', false);
   app.use(HttpDrain.of(app).track);
   app.use(requestId);
-  const orm = app.get(MikroORM, { strict: false });
-  app.use(shedWhenPoolSaturated(orm, app.get(AppConfig, { strict: false }).databasePoolSize));
+  const config = app.get(AppConfig, { strict: false });
+  app.use(shedWhenPoolSaturated(app.get(MikroORM, { strict: false }), config.databasePoolSize));
   const metrics = app.get(Metrics, { strict: false });
   if (metrics.served) app.use(countRequests(metrics));
   // on the API port only when asked and no METRICS_PORT; else unknown, so 404 in the envelope
-  const config = app.get(AppConfig, { strict: false });
   if (config.metricsEnabled && config.metricsPort === null) {
     (app.getHttpAdapter().getInstance() as Express).get(METRICS_PATH, metricsHandler(metrics));
   }
