@@ -40,7 +40,12 @@ export const DEAL_COLUMNS = `d.id, d.lead_id, d.assignee_ids, d.title, d.status,
 const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
 
-function range(column: string, bounds: DealDateRange | undefined, clauses: string[], params: unknown[]): void {
+function range(
+  column: string,
+  bounds: DealDateRange | undefined,
+  clauses: string[],
+  params: unknown[],
+): void {
   if (!bounds) return;
   if (bounds.gte) {
     clauses.push(`${column} >= ?`);

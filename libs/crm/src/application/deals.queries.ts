@@ -2,12 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { cappedResult, DomainError, isAdmin, ListResult, preparedRows, Principal } from '@app/platform';
 import { DealJson, DealParticipantRow, DealRow, toDealRowJson } from '../views/deal.view';
-import {
-  DEALS_CAP,
-  DealListFilters,
-  dealListStatement,
-  dealParticipantsStatement,
-} from './deal-list.sql';
+import { DEALS_CAP, DealListFilters, dealListStatement, dealParticipantsStatement } from './deal-list.sql';
 import { LeadAccess } from './lead-access';
 
 export type DealListQuery = Omit<DealListFilters, 'organizationId' | 'personId'>;
@@ -31,7 +26,10 @@ export class DealsQueries {
     }
     if (query.leadId !== undefined) await this.access.reachableLead(actor, query.leadId);
     const stages = [
-      ...new Set([...(query.stage ? [query.stage] : []), ...(query.leadId === undefined ? (query.stages ?? []) : [])]),
+      ...new Set([
+        ...(query.stage ? [query.stage] : []),
+        ...(query.leadId === undefined ? (query.stages ?? []) : []),
+      ]),
     ];
     const rows = await preparedRows<DealRow>(
       this.em,
@@ -46,9 +44,15 @@ export class DealsQueries {
     const participants =
       page.data.length === 0
         ? []
-        : await preparedRows<DealParticipantRow>(this.em, dealParticipantsStatement(page.data.map((row) => row.id)));
+        : await preparedRows<DealParticipantRow>(
+            this.em,
+            dealParticipantsStatement(page.data.map((row) => row.id)),
+          );
     const byDeal = new Map<string, DealParticipantRow[]>();
     for (const row of participants) byDeal.set(row.deal_id, [...(byDeal.get(row.deal_id) ?? []), row]);
-    return { data: page.data.map((row) => toDealRowJson(row, byDeal.get(row.id) ?? [])), hasMore: page.hasMore };
+    return {
+      data: page.data.map((row) => toDealRowJson(row, byDeal.get(row.id) ?? [])),
+      hasMore: page.hasMore,
+    };
   }
 }

@@ -134,7 +134,8 @@ export class DealsService {
       collectedAt: when(changes.collectedAt, 'collectedAt'),
     };
     this.refuseDerivedField(deal, edit);
-    const participants = changes.participants && (await this.checkedParticipants(actor, changes.participants));
+    const participants =
+      changes.participants && (await this.checkedParticipants(actor, changes.participants));
     const people = peopleChange
       ? await this.access.resolvePeople(actor, changes.assigneeIds ?? [], changes.teamIds ?? [])
       : undefined;
@@ -208,7 +209,11 @@ export class DealsService {
    * reach (`LeadAccess`). Anything else, another agency's deal included: 404 `Deal not found.`
    */
   private async reachableDeal(actor: Principal, dealId: string): Promise<Deal> {
-    const deal = await this.deals.findInOrg(actor.organizationId, { id: dealId }, { populate: ['participants'] });
+    const deal = await this.deals.findInOrg(
+      actor.organizationId,
+      { id: dealId },
+      { populate: ['participants'] },
+    );
     if (!deal) throw notFound('Deal');
     if (isAdmin(actor) || deal.isOn(actor.userId)) return deal;
     return this.access.onReachableLead(actor, deal, 'Deal');
@@ -220,7 +225,11 @@ export class DealsService {
    */
   private refuseDerivedField(
     deal: Deal,
-    edit: { commissionMode?: CommissionMode; commissionAmount?: string | null; commissionPercent?: string | null },
+    edit: {
+      commissionMode?: CommissionMode;
+      commissionAmount?: string | null;
+      commissionPercent?: string | null;
+    },
   ): void {
     const mode = edit.commissionMode ?? deal.commissionMode;
     const derived = mode === 'percentage' ? 'commissionAmount' : 'commissionPercent';

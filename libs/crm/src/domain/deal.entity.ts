@@ -40,36 +40,6 @@ export interface DealEdit {
   collectedAt?: Date | null;
 }
 
-/** One commission participant of a deal (`{userId, role, percent}`), in the order they were given. */
-@Entity({ tableName: 'deal_participants' })
-export class DealParticipant {
-  @PrimaryKey({ type: 'uuid' })
-  id: string = uuidv7();
-
-  @ManyToOne(() => Deal, { fieldName: 'deal_id', deleteRule: 'cascade' })
-  deal: Deal;
-
-  @Property({ type: 'uuid' })
-  userId: string;
-
-  @Property({ type: 'text' })
-  role: ParticipantRole;
-
-  @Property({ type: 'decimal', precision: 5, scale: 2 })
-  percent: string;
-
-  @Property({ type: 'smallint' })
-  position: number;
-
-  constructor(deal: Deal, row: ParticipantInput, position: number) {
-    this.deal = deal;
-    this.userId = row.userId;
-    this.role = row.role;
-    this.percent = row.percent;
-    this.position = position;
-  }
-}
-
 /**
  * A deal on a lead: the sales pipeline (spec: Deal, and its state table). Status `open`, `won`
  * or `lost`; `stage` keeps its value while the deal is closed. Marking a deal won or lost writes
@@ -240,7 +210,8 @@ export class Deal {
     if (changes.propertyListingId !== undefined) this.propertyListingId = changes.propertyListingId;
     if (changes.expectedCloseAt !== undefined) this.expectedCloseAt = changes.expectedCloseAt;
     if (changes.invoiceNumber !== undefined) this.invoiceNumber = changes.invoiceNumber;
-    if (changes.estimatedCollectionAt !== undefined) this.estimatedCollectionAt = changes.estimatedCollectionAt;
+    if (changes.estimatedCollectionAt !== undefined)
+      this.estimatedCollectionAt = changes.estimatedCollectionAt;
     if (changes.collectedAt !== undefined) this.collectedAt = changes.collectedAt;
     const commission = deriveCommission(this.amount, {
       mode: changes.commissionMode ?? this.commissionMode,
@@ -283,5 +254,35 @@ export class Deal {
   private moveTo(stage: DealStage, now: Date): void {
     this.stage = stage;
     this.stageChangedAt = now;
+  }
+}
+
+/** One commission participant of a deal (`{userId, role, percent}`), in the order they were given. */
+@Entity({ tableName: 'deal_participants' })
+export class DealParticipant {
+  @PrimaryKey({ type: 'uuid' })
+  id: string = uuidv7();
+
+  @ManyToOne(() => Deal, { fieldName: 'deal_id', deleteRule: 'cascade' })
+  deal: Deal;
+
+  @Property({ type: 'uuid' })
+  userId: string;
+
+  @Property({ type: 'text' })
+  role: ParticipantRole;
+
+  @Property({ type: 'decimal', precision: 5, scale: 2 })
+  percent: string;
+
+  @Property({ type: 'smallint' })
+  position: number;
+
+  constructor(deal: Deal, row: ParticipantInput, position: number) {
+    this.deal = deal;
+    this.userId = row.userId;
+    this.role = row.role;
+    this.percent = row.percent;
+    this.position = position;
   }
 }

@@ -87,8 +87,13 @@ export class DealsController {
     MONEY_REFUSED,
     'A person who is not a member of the organization, or a team that is not one of its live teams, is VALIDATION_FAILED.',
   )
-  @ApiForbiddenError('FORBIDDEN: `A member can create deals only for themselves.` (another assignee or any `teamIds`)')
-  @ApiNotFoundError('Lead', "when the body's `leadId` names a lead that is absent or out of the caller's reach")
+  @ApiForbiddenError(
+    'FORBIDDEN: `A member can create deals only for themselves.` (another assignee or any `teamIds`)',
+  )
+  @ApiNotFoundError(
+    'Lead',
+    "when the body's `leadId` names a lead that is absent or out of the caller's reach",
+  )
   create(@CurrentPrincipal() actor: Principal, @Body() body: CreateDealDto) {
     return this.deals.create(actor, body);
   }

@@ -1,7 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { ListResult } from '@app/platform';
 import { COMMISSION_MODES, type CommissionMode } from '../domain/commission';
-import { DEAL_STAGES, DEAL_STATUSES, type Deal, type DealStage, type DealStatus } from '../domain/deal.entity';
+import {
+  DEAL_STAGES,
+  DEAL_STATUSES,
+  type Deal,
+  type DealStage,
+  type DealStatus,
+} from '../domain/deal.entity';
 import { PARTICIPANT_ROLES, type ParticipantRole } from '../domain/deal-participants';
 import { DECIMAL_PATTERN, formatDecimal, PERCENT_PATTERN } from '../domain/money';
 
@@ -204,7 +210,10 @@ export class DealView implements DealJson {
   @ApiProperty({ type: [DealParticipantView], description: 'Commission participants, in the order set.' })
   participants: DealParticipantView[];
 
-  @ApiProperty({ enum: COMMISSION_MODES, description: 'Which commission field is kept; the other is derived.' })
+  @ApiProperty({
+    enum: COMMISSION_MODES,
+    description: 'Which commission field is kept; the other is derived.',
+  })
   commissionMode: CommissionMode;
 
   @ApiProperty({ ...MONEY_DOC, description: 'Kept in `exact` mode, derived in `percentage` mode.' })
@@ -225,7 +234,8 @@ export class DealView implements DealJson {
 /** `{data: Deal[], hasMore}`: at most 1,000 deals, most recently active first. */
 export class DealListView implements ListResult<DealJson> {
   @ApiProperty({ type: [DealView] }) data: DealView[];
-  @ApiProperty({ description: 'True when more than 1,000 deals match: narrow the filters.' }) hasMore: boolean;
+  @ApiProperty({ description: 'True when more than 1,000 deals match: narrow the filters.' })
+  hasMore: boolean;
 }
 
 /** A deal as `dealsById` shows it. */

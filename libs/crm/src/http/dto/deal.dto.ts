@@ -79,7 +79,11 @@ const ClearableMoment = (description = DATE_OR_MOMENT) =>
 const CURRENCY = /^[A-Z]{3}$/;
 const Currency = () =>
   applyDecorators(
-    ApiPropertyOptional({ pattern: '^[A-Z]{3}$', example: 'EUR', description: "ISO 4217, upper case; default the agency's" }),
+    ApiPropertyOptional({
+      pattern: '^[A-Z]{3}$',
+      example: 'EUR',
+      description: "ISO 4217, upper case; default the agency's",
+    }),
     IsOmittable(),
     IsString(),
     Matches(CURRENCY, { message: 'currency must be an ISO 4217 code in upper case, like EUR' }),
@@ -102,7 +106,11 @@ const toList = ({ value }: { value: unknown }): unknown =>
 
 const QueryDecimal = () =>
   applyDecorators(
-    ApiPropertyOptional({ type: String, pattern: '^\\d{1,12}(\\.\\d{1,2})?$', description: 'Raw amount, no currency conversion' }),
+    ApiPropertyOptional({
+      type: String,
+      pattern: '^\\d{1,12}(\\.\\d{1,2})?$',
+      description: 'Raw amount, no currency conversion',
+    }),
     IsOptional(),
     IsDecimalValue('money'),
   );
@@ -236,7 +244,11 @@ export class DealParticipantDto {
 
 /** Any of these; null clears a nullable field. Never the stage or status. */
 export class ChangeDealDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 255 }) @IsOmittable() @IsString() @Length(1, 255) title?: string;
+  @ApiPropertyOptional({ minLength: 1, maxLength: 255 })
+  @IsOmittable()
+  @IsString()
+  @Length(1, 255)
+  title?: string;
   @ClearableMoney('money', '≥ 0, at most 2 decimals; never rounded') amount?: number | string | null;
   @Currency() currency?: string;
 
