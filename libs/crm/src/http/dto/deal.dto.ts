@@ -49,10 +49,16 @@ const PERCENT_IN = {
   example: '3.50',
 };
 
+/** OpenAPI 3.0: `nullable` goes on each branch of a `oneOf`, which has no `type` of its own. */
+const nullableBranches = (doc: typeof MONEY_IN) => ({
+  ...doc,
+  oneOf: doc.oneOf.map((branch) => ({ ...branch, nullable: true })),
+});
+
 /** An optional money field that null clears. */
 const ClearableMoney = (kind: DecimalKind, description?: string) =>
   applyDecorators(
-    ApiPropertyOptional({ ...(kind === 'money' ? MONEY_IN : PERCENT_IN), nullable: true, description }),
+    ApiPropertyOptional({ ...nullableBranches(kind === 'money' ? MONEY_IN : PERCENT_IN), description }),
     IsOptional(),
     ValidateIf((_, v) => v !== null),
     IsDecimalValue(kind),
