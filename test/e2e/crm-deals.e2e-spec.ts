@@ -184,6 +184,18 @@ describe('CRM deals', () => {
     });
   });
 
+  it('OpenAPI shows money fields as strings with a pattern', async () => {
+    const doc = (await t.http.get('/v1/openapi.json').expect(200)).body;
+    const deal = doc.components.schemas.DealView.properties;
+    for (const field of ['amount', 'commissionAmount', 'commissionPercent']) {
+      expect(deal[field]).toMatchObject({ type: 'string', pattern: expect.any(String), nullable: true });
+    }
+    expect(doc.components.schemas.DealParticipantView.properties.percent).toMatchObject({
+      type: 'string',
+      pattern: expect.any(String),
+    });
+  });
+
   describe('state table through HTTP', () => {
     it('stage moves, won, lost and reopen, with history rows only for create, moves and reopens', async () => {
       const deal = await t.seed.deal(a.member, { leadId: lead.id, stage: 'viewing' });
