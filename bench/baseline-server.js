@@ -20,12 +20,17 @@ const built = (file) => require(path.join(ROOT, 'dist/libs', file));
 const door = built('identity/src/domain/api-key.sql.js');
 const people = built('identity/src/application/people.sql.js');
 const leads = built('crm/src/application/lead-list.sql.js');
+const deals = built('crm/src/application/deal-list.sql.js');
 const SQL = {
   doorFacts: (secretHash) => door.doorFactsStatement(secretHash),
   me: (userId, organizationId) => people.meStatement(userId, organizationId),
   // one row per lead with the total on each; past the last page one row with the total alone
   leadList: (scope, filters, page, limit) => leads.leadListStatement(scope, filters, page, limit),
   leadById: (scope, leadId) => leads.leadByIdStatement(leads.leadWhere(scope, {}), leadId),
+  // at most 1,001 deals (ids first), then one statement for their participants
+  dealList: (filters) => deals.dealListStatement(filters),
+  dealParticipants: (dealIds) => deals.dealParticipantsStatement(dealIds),
+  dealsCap: deals.DEALS_CAP,
 };
 // ----
 
@@ -161,6 +166,48 @@ async function leadById(key, id) {
   return lead(rows[0]);
 }
 
+// numeric(14,2) and numeric(5,2) come back from pg as two-decimal strings, as the API answers them
+const money = (value) => (value === null ? null : String(value));
+const deal = (row, participants) => ({
+  id: row.id,
+  leadId: Number(row.lead_id),
+  assigneeIds: row.assignee_ids,
+  title: row.title,
+  status: row.status,
+  stage: row.stage,
+  amount: money(row.amount),
+  currency: row.currency,
+  propertyListingId: row.property_listing_id,
+  expectedCloseAt: iso(row.expected_close_at),
+  wonAt: iso(row.won_at),
+  lostAt: iso(row.lost_at),
+  lostReason: row.lost_reason,
+  stageChangedAt: iso(row.stage_changed_at),
+  createdAt: iso(row.created_at),
+  updatedAt: iso(row.updated_at),
+  participants: participants.map((p) => ({ userId: p.user_id, role: p.role, percent: money(p.percent) })),
+  commissionMode: row.commission_mode,
+  commissionAmount: money(row.commission_amount),
+  commissionPercent: money(row.commission_percent),
+  invoiceNumber: row.invoice_number,
+  estimatedCollectionAt: iso(row.estimated_collection_at),
+  collectedAt: iso(row.collected_at),
+});
+
+async function listDeals(key, params) {
+  const filters = {
+    organizationId: key.organization_id,
+    personId: key.created_by_id,
+    status: params.get('status') || undefined,
+  };
+  const { rows } = await run(SQL.dealList(filters));
+  const page = rows.slice(0, SQL.dealsCap);
+  const participants = page.length ? (await run(SQL.dealParticipants(page.map((r) => r.id)))).rows : [];
+  const byDeal = new Map();
+  for (const p of participants) byDeal.set(p.deal_id, [...(byDeal.get(p.deal_id) ?? []), p]);
+  return { data: page.map((row) => deal(row, byDeal.get(row.id) ?? [])), hasMore: rows.length > SQL.dealsCap };
+}
+
 async function route(req) {
   const url = new URL(req.url, 'http://localhost');
   const { pathname } = url;
@@ -172,6 +219,7 @@ async function route(req) {
   const key = await authenticate(req);
   if (pathname === '/v1/me') return me(key);
   if (pathname === '/v1/leads') return listLeads(key, url.searchParams);
+  if (pathname === '/v1/deals') return listDeals(key, url.searchParams);
   const byId = /^\/v1\/leads\/(\d{1,15})$/.exec(pathname);
   if (byId) return leadById(key, Number(byId[1]));
   throw new HttpError(404, 'NOT_FOUND', 'No such route.');

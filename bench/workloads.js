@@ -65,6 +65,11 @@ const WORKLOADS = {
     target: { ratio: 0.85 },
     before: { apiRps: 104, baselineRps: 127, ratio: 0.83, apiP99: 541 },
   },
+  deals: {
+    title: "`GET /v1/deals?status=open`: the key's person's open deals (capped at 1,000) with participants",
+    row: '`GET /v1/deals?status=open`',
+    path: () => () => '/v1/deals?status=open',
+  },
 };
 
 const DEFAULT_WORKLOADS = ['me', 'list', 'list-page50', 'lead', 'search-rare', 'search-common', 'door'];

@@ -46,7 +46,7 @@ describe('npm run ops: key-rate and seed:demo', () => {
     expect(bad.stderr).toContain('--per-minute');
   });
 
-  it('seed:demo makes an agency whose people and keys work, with leads, notes and tasks', async () => {
+  it('seed:demo makes an agency whose people and keys work, with leads, notes, tasks and deals', async () => {
     const res = await ops(['seed:demo', '--leads', '300', '--json']);
     expect(res.status).toBe(0);
     const agency = JSON.parse(res.stdout);
@@ -96,5 +96,36 @@ describe('npm run ops: key-rate and seed:demo', () => {
       );
     expect(Number(notes)).toBeGreaterThan(0);
     expect(Number(tasks)).toBeGreaterThan(0);
+
+    // deals in every status and stage, with participants and invoices, readable through /v1/deals
+    const [deals] = await t.orm.em.getConnection().execute<
+      {
+        statuses: string;
+        stages: string;
+        pairs: string;
+        participants: string;
+        invoiced: string;
+        collected: string;
+      }[]
+    >(
+      `select count(distinct status) as statuses, count(distinct stage) as stages,
+              count(distinct (status, stage)) as pairs,
+              (select count(*) from deal_participants p join deals x on x.id = p.deal_id where x.organization_id = ?) as participants,
+              count(*) filter (where invoice_number is not null) as invoiced,
+              count(*) filter (where collected_at is not null) as collected
+         from deals where organization_id = ?`,
+      [agency.organizationId, agency.organizationId],
+    );
+    expect(deals).toMatchObject({ statuses: '3', stages: '5', pairs: '15' });
+    expect(Number(deals.participants)).toBeGreaterThan(0);
+    expect(Number(deals.invoiced)).toBeGreaterThan(Number(deals.collected));
+    expect(Number(deals.collected)).toBeGreaterThan(0);
+    const listed = await asKey(
+      t.http.get(
+        `/v1/deals?status=won&assigneeIds=${[agency.admin, ...agency.members].map((p) => p.userId).join(',')}`,
+      ),
+      agency.admin.apiKey,
+    ).expect(200);
+    expect(listed.body.data.length).toBeGreaterThan(0);
   });
 });

@@ -3,6 +3,10 @@ import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { IdentityModule } from '@app/identity';
 import { CalendarQueries } from './application/calendar.queries';
+import { DealsCalendarSource } from './application/deals.calendar-source';
+import { DealsQueries } from './application/deals.queries';
+import { DealsService } from './application/deals.service';
+import { DealsTimelineSource } from './application/deals.timeline-source';
 import { HistoryTimelineSource } from './application/history.timeline-source';
 import { LeadAccess } from './application/lead-access';
 import { LeadHistoryRecorder } from './application/lead-history.recorder';
@@ -15,6 +19,7 @@ import { TasksCalendarSource } from './application/tasks.calendar-source';
 import { TasksService } from './application/tasks.service';
 import { TasksTimelineSource } from './application/tasks.timeline-source';
 import { TimelineQueries } from './application/timeline.queries';
+import { Deal, DealParticipant } from './domain/deal.entity';
 import { Lead } from './domain/lead.entity';
 import { LeadHistory } from './domain/lead-history.entity';
 import { Note } from './domain/note.entity';
@@ -22,18 +27,19 @@ import { Task } from './domain/task.entity';
 import { CalendarSources } from './extension-points/calendar-source';
 import { TimelineSources } from './extension-points/timeline-source';
 import { CalendarController } from './http/calendar.controller';
+import { DealsController } from './http/deals.controller';
 import { LeadsController } from './http/leads.controller';
 import { NotesController, TasksController } from './http/notes-tasks.controller';
 
-export const CRM_ENTITIES = [Lead, Note, Task, LeadHistory];
+export const CRM_ENTITIES = [Lead, Note, Task, LeadHistory, Deal, DealParticipant];
 
 /**
- * The CRM: leads, notes, tasks, history, and the lead timeline and calendar other contexts
+ * The CRM: leads, notes, tasks, deals, history, and the lead timeline and calendar other contexts
  * contribute to (`TimelineSource`, `CalendarSource`, discovered at boot).
  */
 @Module({
   imports: [MikroOrmModule.forFeature(CRM_ENTITIES), IdentityModule, DiscoveryModule],
-  controllers: [LeadsController, NotesController, TasksController, CalendarController],
+  controllers: [LeadsController, NotesController, TasksController, DealsController, CalendarController],
   providers: [
     LeadAccess,
     LeadHistoryRecorder,
@@ -50,7 +56,11 @@ export const CRM_ENTITIES = [Lead, Note, Task, LeadHistory];
     CalendarSources,
     CalendarQueries,
     TasksCalendarSource,
+    DealsService,
+    DealsQueries,
+    DealsTimelineSource,
+    DealsCalendarSource,
   ],
-  exports: [LeadAccess, LeadsService, LeadsQueries, NotesService, TasksService],
+  exports: [LeadAccess, LeadsService, LeadsQueries, NotesService, TasksService, DealsService, DealsQueries],
 })
 export class CrmModule {}

@@ -4,9 +4,13 @@ export { CrmModule } from './crm.module';
 export { LeadsService, type CreateLead } from './application/leads.service';
 export { NotesService } from './application/notes.service';
 export { TasksService, type CreateTask } from './application/tasks.service';
+export { DealsService, type CreateDeal, type ChangeDeal } from './application/deals.service';
+export { DealsQueries } from './application/deals.queries';
 export type { LeadJson } from './views/lead.view';
 export type { NoteJson } from './views/note.view';
 export type { TaskJson } from './views/task.view';
+export type { DealJson } from './views/deal.view';
+export { DEAL_STAGES, DEAL_STATUSES, type DealStage, type DealStatus } from './domain/deal.entity';
 
 // The only door to a lead: later contexts reach leads, and records kept on leads, through it.
 export { LeadAccess, type OnLead } from './application/lead-access';

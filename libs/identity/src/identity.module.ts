@@ -60,6 +60,8 @@ const IDENTITY_ENTITIES = [Organization, User, Membership, Session, Invitation, 
     TagsService,
     AccountsService,
     ApiKeysService,
+    // a new deal's default currency (the CRM)
+    OrganizationsService,
   ],
 })
 export class IdentityModule {}

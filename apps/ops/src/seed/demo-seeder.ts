@@ -210,8 +210,60 @@ export class DemoSeeder {
           organizationId,
         ],
       );
+      await this.insertDeals(em, organizationId, userIds, now);
     });
-    await this.orm.em.execute('analyze leads; analyze tasks; analyze notes');
+    await this.orm.em.execute('analyze leads; analyze tasks; analyze notes; analyze deals');
+  }
+
+  /**
+   * A deal on every fourth lead, cycling through every status and stage (every pairing within 25
+   * deals), with a 3 % commission, one or two participants, and invoices on won deals (half of
+   * them collected); a history row for each deal's opening stage.
+   */
+  private async insertDeals(em: EntityManager, organizationId: string, userIds: string[], now: Date) {
+    await em.execute(
+      `insert into deals (id, organization_id, lead_id, assignee_ids, created_by, title, status, stage, amount,
+                          currency, expected_close_at, won_at, lost_at, lost_reason, stage_changed_at,
+                          commission_mode, commission_amount, commission_percent, invoice_number,
+                          estimated_collection_at, collected_at, created_at, updated_at)
+       select gen_random_uuid(), ?::uuid, d.lead_id, d.assignees, d.assignees[1], d.title, d.status, d.stage, d.amount,
+              'EUR', date_trunc('day', ?::timestamptz) + ((d.n % 60) - 10) * interval '1 day',
+              case when d.status = 'won' then d.closed end, case when d.status = 'lost' then d.closed end,
+              case when d.status = 'lost' then 'Bought elsewhere' end, d.created_at,
+              'percentage', round(d.amount * 3 / 100, 2), 3.00,
+              case when d.status = 'won' and d.n % 2 = 0 then 'INV-2026-' || lpad(d.n::text, 5, '0') end,
+              case when d.status = 'won' then d.closed + interval '30 days' end,
+              case when d.status = 'won' and d.n % 4 = 0 then d.closed + interval '20 days' end,
+              d.created_at, coalesce(d.closed, d.created_at)
+         from (select l.id as lead_id, l.created_at + interval '2 days' as created_at,
+                      case when cardinality(l.assignee_ids) = 0 then array[?::uuid] else l.assignee_ids end as assignees,
+                      x.n, (array['open', 'open', 'open', 'won', 'lost'])[1 + x.n % 5] as status,
+                      (array['qualified', 'viewing', 'offer', 'reserved', 'under_contract'])[1 + (x.n / 5) % 5] as stage,
+                      (80000 + (x.n * 7919 % 900) * 1000 + (x.n % 3) * 0.5)::numeric(14, 2) as amount,
+                      'Sale: ' || l.first_name || ' ' || l.last_name as title,
+                      case when x.n % 5 >= 3 then l.created_at + interval '20 days' end as closed
+                 from leads l
+                cross join lateral (select l.id / 4 as n) x
+                where l.organization_id = ? and l.id % 4 = 2) d`,
+      [organizationId, now, userIds[0], organizationId],
+    );
+    await em.execute(
+      `insert into deal_participants (id, deal_id, user_id, role, percent, position)
+       select gen_random_uuid(), d.id, d.assignee_ids[1], 'listing', case when d.lead_id % 8 = 2 then 50 else 100 end, 0
+         from deals d where d.organization_id = ?
+       union all
+       select gen_random_uuid(), d.id, ?::uuid, 'selling', 50, 1
+         from deals d where d.organization_id = ? and d.lead_id % 8 = 2`,
+      [organizationId, userIds[userIds.length - 1], organizationId],
+    );
+    await em.execute(
+      `insert into lead_history (id, organization_id, lead_id, type, payload, source, actor_id, occurred_at)
+       select gen_random_uuid(), organization_id, lead_id, 'deal',
+              jsonb_build_object('dealId', id, 'action', 'created', 'stage', stage, 'assigneeIds', assignee_ids),
+              'api', created_by, created_at
+         from deals where organization_id = ?`,
+      [organizationId],
+    );
   }
 
   private actor(userId: string, organizationId: string, role: Role): SessionPrincipal {

@@ -4,6 +4,12 @@ import { Principal } from '@app/platform';
 import { CrmStatus, Lead } from '../domain/lead.entity';
 import { LeadHistory } from '../domain/lead-history.entity';
 
+export type DealHistoryPayload =
+  | { dealId: string; action: 'created'; stage: string; assigneeIds: string[] }
+  | { dealId: string; action: 'stage-changed'; from: string; stage: string }
+  | { dealId: string; action: 'reopened'; stage: string }
+  | { dealId: string; action: 'assignees-changed'; addedUserIds: string[]; removedUserIds: string[] };
+
 /**
  * History rows for changes made through the API (source `api`). Persisted with the change
  * itself, so both land in the same flush.
@@ -53,6 +59,14 @@ export class LeadHistoryRecorder {
     now: Date,
   ): void {
     this.add(actor, leadId, 'task', { taskId, action }, now);
+  }
+
+  /**
+   * Spec (History records): a deal's opening stage, stage moves, reopens and owner changes; marking
+   * a deal won or lost writes none. The timeline shows `created`, `stage-changed` and `reopened`.
+   */
+  deal(actor: Principal, leadId: number, payload: DealHistoryPayload, now: Date): void {
+    this.add(actor, leadId, 'deal', { ...payload, changedBy: actor.userId, source: 'api' }, now);
   }
 
   private add(

@@ -1,6 +1,8 @@
-import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { CRM_STATUSES, type CrmStatus } from '../domain/lead.entity';
 import { TIMELINE_TYPES, type TimelineType } from '../domain/lead-history.entity';
+import { DEAL_STAGES } from '../domain/deal.entity';
+import { type DealSummaryJson, DealSummaryView } from './deal.view';
 import { type TaskJson, TaskView } from './task.view';
 
 /** Longer bodies are cut in the timeline and say so in `_preview`. */
@@ -21,7 +23,7 @@ export interface TimelinePageJson {
   total: number;
   totalIsExact: boolean;
   tasksById: Record<string, TaskJson>;
-  dealsById: Record<string, unknown>;
+  dealsById: Record<string, DealSummaryJson>;
   [byIdKey: `${string}ById`]: Record<string, unknown>;
 }
 
@@ -104,6 +106,23 @@ export class TaskPayloadView {
   @ApiProperty({ enum: ['created', 'completed', 'reopened'] }) action: string;
 }
 
+/** `deal`: what happened to a deal; the deal itself is in the page's `dealsById`. */
+export class DealPayloadView {
+  @ApiProperty({ format: 'uuid', description: 'Key into `dealsById`.' }) dealId: string;
+
+  @ApiProperty({
+    enum: ['created', 'stage-changed', 'won', 'lost', 'reopened'],
+    description: '`won`/`lost` come from the deal’s own `wonAt`/`lostAt` (its current closing).',
+  })
+  action: string;
+
+  @ApiProperty({
+    enum: DEAL_STAGES,
+    description: 'The stage it opened at, moved to or reopened at; when closed, the stage it held.',
+  })
+  stage: string;
+}
+
 /** Which field of the entry was shortened. */
 export class TimelinePreviewView {
   @ApiProperty({ example: 'content' }) field: string;
@@ -151,8 +170,8 @@ export class TimelineEntryView implements TimelineEntryJson {
   @ApiPropertyOptional({ type: TaskPayloadView, description: 'type `task`' })
   task?: TaskPayloadView;
 
-  @reserved('deals', '{dealId, action: created|stage-changed|won|lost|reopened, stage}')
-  deal?: Record<string, unknown>;
+  @ApiPropertyOptional({ type: DealPayloadView, description: 'type `deal`' })
+  deal?: DealPayloadView;
 
   @reserved('calls') call?: Record<string, unknown>;
   @reserved('email') email?: Record<string, unknown>;
@@ -162,6 +181,7 @@ export class TimelineEntryView implements TimelineEntryJson {
 }
 
 /** A lead's timeline, newest first, offset paging. */
+@ApiExtraModels(DealSummaryView)
 export class TimelinePageView implements TimelinePageJson {
   [byIdKey: `${string}ById`]: Record<string, unknown>;
 
@@ -180,8 +200,8 @@ export class TimelinePageView implements TimelinePageJson {
 
   @ApiProperty({
     type: 'object',
-    additionalProperties: { type: 'object', additionalProperties: true },
-    description: 'Deals named by `deal` entries, by id; reserved for the deals context (always {} for now).',
+    additionalProperties: { $ref: getSchemaPath(DealSummaryView) },
+    description: 'Each deal named by a `deal` entry of this page, once, by id, as it is now.',
   })
-  dealsById: Record<string, unknown>;
+  dealsById: Record<string, DealSummaryView>;
 }

@@ -32,6 +32,12 @@ export class OrganizationsService {
     return organizationState(org);
   }
 
+  /** The agency's currency (EUR unless set): what a new deal is in when none is named. */
+  async currencyOf(organizationId: string): Promise<string> {
+    const org = await this.organizations.findForOperator(organizationId);
+    return org?.currency ?? 'EUR';
+  }
+
   private async existing(organizationId: string): Promise<Organization> {
     const org = isUuid(organizationId) ? await this.organizations.findForOperator(organizationId) : null;
     if (!org) throw notFound('Organization');
