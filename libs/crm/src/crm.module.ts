@@ -3,11 +3,14 @@ import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { IdentityModule } from '@app/identity';
 import { CalendarQueries } from './application/calendar.queries';
+import { FreeTimesQueries } from './application/free-times.queries';
 import { HistoryTimelineSource } from './application/history.timeline-source';
 import { LeadAccess } from './application/lead-access';
 import { LeadHistoryRecorder } from './application/lead-history.recorder';
 import { LeadsQueries } from './application/leads.queries';
 import { LeadsService } from './application/leads.service';
+import { MeetingsCalendarSource } from './application/meetings.calendar-source';
+import { MeetingsService } from './application/meetings.service';
 import { NotesService } from './application/notes.service';
 import { NotesTimelineSource } from './application/notes.timeline-source';
 import { SyncQueries } from './application/sync.queries';
@@ -15,25 +18,38 @@ import { TasksCalendarSource } from './application/tasks.calendar-source';
 import { TasksService } from './application/tasks.service';
 import { TasksTimelineSource } from './application/tasks.timeline-source';
 import { TimelineQueries } from './application/timeline.queries';
+import { WorkingHoursService } from './application/working-hours.service';
 import { Lead } from './domain/lead.entity';
 import { LeadHistory } from './domain/lead-history.entity';
+import { Meeting } from './domain/meeting.entity';
 import { Note } from './domain/note.entity';
 import { Task } from './domain/task.entity';
+import { WorkingHours } from './domain/working-hours.entity';
+import { BusySources } from './extension-points/busy-source';
 import { CalendarSources } from './extension-points/calendar-source';
 import { TimelineSources } from './extension-points/timeline-source';
 import { CalendarController } from './http/calendar.controller';
 import { LeadsController } from './http/leads.controller';
+import { MeetingsController, WorkingHoursController } from './http/meetings.controller';
 import { NotesController, TasksController } from './http/notes-tasks.controller';
 
-export const CRM_ENTITIES = [Lead, Note, Task, LeadHistory];
+export const CRM_ENTITIES = [Lead, Note, Task, LeadHistory, Meeting, WorkingHours];
 
 /**
  * The CRM: leads, notes, tasks, history, and the lead timeline and calendar other contexts
- * contribute to (`TimelineSource`, `CalendarSource`, discovered at boot).
+ * contribute to (`TimelineSource`, `CalendarSource`, `BusySource`, discovered at boot); meetings and
+ * working hours for the calendar and its free times.
  */
 @Module({
   imports: [MikroOrmModule.forFeature(CRM_ENTITIES), IdentityModule, DiscoveryModule],
-  controllers: [LeadsController, NotesController, TasksController, CalendarController],
+  controllers: [
+    LeadsController,
+    NotesController,
+    TasksController,
+    CalendarController,
+    MeetingsController,
+    WorkingHoursController,
+  ],
   providers: [
     LeadAccess,
     LeadHistoryRecorder,
@@ -50,6 +66,11 @@ export const CRM_ENTITIES = [Lead, Note, Task, LeadHistory];
     CalendarSources,
     CalendarQueries,
     TasksCalendarSource,
+    BusySources,
+    FreeTimesQueries,
+    MeetingsService,
+    WorkingHoursService,
+    MeetingsCalendarSource,
   ],
   exports: [LeadAccess, LeadsService, LeadsQueries, NotesService, TasksService],
 })
