@@ -56,7 +56,7 @@ export class MeetingRepository extends TenantRepository<Meeting> {
         range.endsAt,
         range.startsAt,
       ])
-      .getResult();
-    return rows.map((m) => ({ startsAt: m.startsAt, endsAt: m.endsAt }));
+      .execute<{ startsAt: Date | string; endsAt: Date | string }[]>('all');
+    return rows.map((m) => ({ startsAt: new Date(m.startsAt), endsAt: new Date(m.endsAt) }));
   }
 }
