@@ -3,12 +3,18 @@ import { instantOf, isKnownZone, offsetMs } from './zoned-time';
 
 const at = (iso: string) => Date.parse(iso);
 const span = (start: string, end: string): Span => ({ start: at(start), end: at(end) });
-const iso = (spans: Span[]) => spans.map((s) => [new Date(s.start).toISOString(), new Date(s.end).toISOString()]);
+const iso = (spans: Span[]) =>
+  spans.map((s) => [new Date(s.start).toISOString(), new Date(s.end).toISOString()]);
 
 describe('zoned time', () => {
   it('knows IANA zones, not offsets or made-up names', () => {
     expect(['UTC', 'Europe/Madrid', 'Asia/Kolkata'].map(isKnownZone)).toEqual([true, true, true]);
-    expect(['', '+01:00', 'Mars/Base', 'A'.repeat(65)].map(isKnownZone)).toEqual([false, false, false, false]);
+    expect(['', '+01:00', 'Mars/Base', 'A'.repeat(65)].map(isKnownZone)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('follows DST: Madrid is +1 in winter, +2 from 29 March 2026 02:00', () => {
@@ -81,9 +87,17 @@ describe('freeSlots', () => {
 
   it('leaves out busy times (touching is fine), the past and what spills out of the window', () => {
     const busy = [span('2026-12-01T10:00:00Z', '2026-12-01T10:15:00Z')];
-    expect(iso(freeSlots({ ...base, busy })).map(([s]) => s.slice(11, 16))).toEqual(['09:00', '10:30', '11:00']);
+    expect(iso(freeSlots({ ...base, busy })).map(([s]) => s.slice(11, 16))).toEqual([
+      '09:00',
+      '10:30',
+      '11:00',
+    ]);
     const now = at('2026-12-01T09:30:00Z');
-    expect(iso(freeSlots({ ...base, now })).map(([s]) => s.slice(11, 16))).toEqual(['10:00', '10:30', '11:00']);
+    expect(iso(freeSlots({ ...base, now })).map(([s]) => s.slice(11, 16))).toEqual([
+      '10:00',
+      '10:30',
+      '11:00',
+    ]);
     const window = span('2026-12-01T00:00:00Z', '2026-12-01T11:30:00Z');
     expect(iso(freeSlots({ ...base, window })).map(([s]) => s.slice(11, 16))).toEqual([
       '09:00',

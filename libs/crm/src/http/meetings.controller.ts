@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Res, Type } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -86,10 +86,13 @@ export class MeetingsController {
   }
 }
 
-const NULLABLE_HOURS = {
-  oneOf: [{ $ref: getSchemaPath(WorkingHoursView) }],
+/** OpenAPI 3.0: `null` or the object (`nullable` applies next to a `type`). */
+const nullableObject = (model: Type) => ({
+  type: 'object' as const,
   nullable: true,
-};
+  allOf: [{ $ref: getSchemaPath(model) }],
+});
+const NULLABLE_HOURS = nullableObject(WorkingHoursView);
 
 /** JSON `null` itself (Nest would answer a returned null with an empty body). */
 const sendJson = (res: Response, body: unknown) => res.status(200).json(body);
@@ -122,7 +125,7 @@ export class WorkingHoursController {
   })
   @Session()
   @ApiBody({
-    schema: { oneOf: [{ $ref: getSchemaPath(WorkingHoursDto) }], nullable: true },
+    schema: nullableObject(WorkingHoursDto),
     description: 'The working hours, or `null`.',
   })
   @ApiOkResponse({ schema: NULLABLE_HOURS, description: 'The working hours as stored, or `null`.' })
