@@ -33,7 +33,7 @@ export class FreeTimesQueries {
     private readonly clock: Clock,
   ) {}
 
-  async find(actor: Principal, query: FreeTimesQuery): Promise<FreeTimesJson> {
+  async read(actor: Principal, query: FreeTimesQuery): Promise<FreeTimesJson> {
     const window = calendarWindow(query, FREE_TIMES_MAX_DAYS);
     const leadId = query.leadId ?? null;
     if (leadId !== null) await this.access.reachableLead(actor, leadId);

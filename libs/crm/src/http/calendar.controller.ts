@@ -53,6 +53,6 @@ export class CalendarController {
   )
   @ApiNotFoundError('Lead', "when `leadId` names a lead that is absent or out of the caller's reach")
   findFreeTimes(@CurrentPrincipal() actor: Principal, @Query() query: FreeTimesQueryDto) {
-    return this.freeTimes.find(actor, query);
+    return this.freeTimes.read(actor, query);
   }
 }
