@@ -4,7 +4,8 @@ import { Migration20261122020000_crm_core } from './Migration20261122020000_crm_
 import { Migration20261122030000_lead_counters } from './Migration20261122030000_lead_counters';
 import { Migration20261124000000_sync } from './Migration20261124000000_sync';
 import { Migration20261124010000_idempotency_attempts } from './Migration20261124010000_idempotency_attempts';
-import { Migration20261125000000_deals } from './Migration20261125000000_deals';
+import { Migration20261124030000_calendar } from './Migration20261124030000_calendar';
+import { Migration20261124040000_deals } from './Migration20261124040000_deals';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -14,7 +15,8 @@ export const MIGRATIONS = [
   Migration20261122030000_lead_counters,
   Migration20261124000000_sync,
   Migration20261124010000_idempotency_attempts,
-  Migration20261125000000_deals,
+  Migration20261124030000_calendar,
+  Migration20261124040000_deals,
 ].map((migration) => ({
   name: migration.name,
   class: migration,

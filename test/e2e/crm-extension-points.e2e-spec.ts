@@ -37,23 +37,23 @@ class ViewingsTimelineSource implements TimelineSource {
   }
 }
 
-/** A context the CRM does not know, putting one meeting on everyone's calendar: 09:00-10:00 UTC on the window's first day. */
+/** A context the CRM does not know, putting one appointment on everyone's calendar: 09:00-10:00 UTC on the window's first day. */
 @CalendarSourceProvider()
-class MeetingsCalendarSource implements CalendarSource {
-  readonly kinds = ['meeting'] as const;
+class AppointmentsCalendarSource implements CalendarSource {
+  readonly kinds = ['appointment'] as const;
 
   async items(request: CalendarRequest): Promise<CalendarItemJson[]> {
     const day = Date.parse(`${request.from}T00:00:00.000Z`);
     return [
       {
-        kind: 'meeting',
-        title: `Meeting of ${request.userId}`,
+        kind: 'appointment',
+        title: `Appointment of ${request.userId}`,
         startsAt: new Date(day + 9 * HOUR).toISOString(),
         endsAt: new Date(day + 10 * HOUR).toISOString(),
         allDay: false,
         status: 'confirmed',
         leadId: null,
-        eventId: 'meeting-1',
+        eventId: 'appointment-1',
         attendeeCount: 2,
         done: false,
         overdue: false,
@@ -72,7 +72,7 @@ describe('CRM extension points', () => {
   let t: TestApp;
   let a: Agency;
   beforeAll(async () => {
-    t = await TestApp.start({ providers: [ViewingsTimelineSource, MeetingsCalendarSource] });
+    t = await TestApp.start({ providers: [ViewingsTimelineSource, AppointmentsCalendarSource] });
   });
   afterAll(() => t.stop());
   beforeEach(async () => {
@@ -146,18 +146,18 @@ describe('CRM extension points', () => {
       const body = await calendar(a.member.key, '?from=2026-12-01&to=2026-12-02&tz=UTC');
       expect(body.items.map((item) => [item.kind, item.eventId])).toEqual([
         ['task', early.id],
-        ['meeting', 'meeting-1'],
+        ['appointment', 'appointment-1'],
         ['task', late.id],
       ]);
       expect(body.items[1]).toEqual({
-        kind: 'meeting',
-        title: `Meeting of ${a.member.userId}`,
+        kind: 'appointment',
+        title: `Appointment of ${a.member.userId}`,
         startsAt: '2026-12-01T09:00:00.000Z',
         endsAt: '2026-12-01T10:00:00.000Z',
         allDay: false,
         status: 'confirmed',
         leadId: null,
-        eventId: 'meeting-1',
+        eventId: 'appointment-1',
         attendeeCount: 2,
         done: false,
         overdue: false,
@@ -327,7 +327,7 @@ describe('CRM extension points', () => {
       expect(body.items).toHaveLength(1000);
       const starts = body.items.map((item) => item.startsAt);
       expect([...starts].sort()).toEqual(starts);
-      expect(body.items.filter((item) => item.kind === 'meeting')).toHaveLength(1);
+      expect(body.items.filter((item) => item.kind === 'appointment')).toHaveLength(1);
     });
   });
 });

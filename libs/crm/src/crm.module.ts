@@ -7,11 +7,14 @@ import { DealsCalendarSource } from './application/deals.calendar-source';
 import { DealsQueries } from './application/deals.queries';
 import { DealsService } from './application/deals.service';
 import { DealsTimelineSource } from './application/deals.timeline-source';
+import { FreeTimesQueries } from './application/free-times.queries';
 import { HistoryTimelineSource } from './application/history.timeline-source';
 import { LeadAccess } from './application/lead-access';
 import { LeadHistoryRecorder } from './application/lead-history.recorder';
 import { LeadsQueries } from './application/leads.queries';
 import { LeadsService } from './application/leads.service';
+import { MeetingsCalendarSource } from './application/meetings.calendar-source';
+import { MeetingsService } from './application/meetings.service';
 import { NotesService } from './application/notes.service';
 import { NotesTimelineSource } from './application/notes.timeline-source';
 import { SyncQueries } from './application/sync.queries';
@@ -20,26 +23,40 @@ import { TasksService } from './application/tasks.service';
 import { TasksTimelineSource } from './application/tasks.timeline-source';
 import { TimelineQueries } from './application/timeline.queries';
 import { Deal, DealParticipant } from './domain/deal.entity';
+import { WorkingHoursService } from './application/working-hours.service';
 import { Lead } from './domain/lead.entity';
 import { LeadHistory } from './domain/lead-history.entity';
+import { Meeting } from './domain/meeting.entity';
 import { Note } from './domain/note.entity';
 import { Task } from './domain/task.entity';
+import { WorkingHours } from './domain/working-hours.entity';
+import { BusySources } from './extension-points/busy-source';
 import { CalendarSources } from './extension-points/calendar-source';
 import { TimelineSources } from './extension-points/timeline-source';
 import { CalendarController } from './http/calendar.controller';
 import { DealsController } from './http/deals.controller';
 import { LeadsController } from './http/leads.controller';
+import { MeetingsController, WorkingHoursController } from './http/meetings.controller';
 import { NotesController, TasksController } from './http/notes-tasks.controller';
 
-export const CRM_ENTITIES = [Lead, Note, Task, LeadHistory, Deal, DealParticipant];
+export const CRM_ENTITIES = [Lead, Note, Task, LeadHistory, Deal, DealParticipant, Meeting, WorkingHours];
 
 /**
  * The CRM: leads, notes, tasks, deals, history, and the lead timeline and calendar other contexts
- * contribute to (`TimelineSource`, `CalendarSource`, discovered at boot).
+ * contribute to (`TimelineSource`, `CalendarSource`, `BusySource`, discovered at boot); meetings and
+ * working hours for the calendar and its free times.
  */
 @Module({
   imports: [MikroOrmModule.forFeature(CRM_ENTITIES), IdentityModule, DiscoveryModule],
-  controllers: [LeadsController, NotesController, TasksController, DealsController, CalendarController],
+  controllers: [
+    LeadsController,
+    NotesController,
+    TasksController,
+    DealsController,
+    CalendarController,
+    MeetingsController,
+    WorkingHoursController,
+  ],
   providers: [
     LeadAccess,
     LeadHistoryRecorder,
@@ -60,6 +77,11 @@ export const CRM_ENTITIES = [Lead, Note, Task, LeadHistory, Deal, DealParticipan
     DealsQueries,
     DealsTimelineSource,
     DealsCalendarSource,
+    BusySources,
+    FreeTimesQueries,
+    MeetingsService,
+    WorkingHoursService,
+    MeetingsCalendarSource,
   ],
   exports: [LeadAccess, LeadsService, LeadsQueries, NotesService, TasksService, DealsService, DealsQueries],
 })

@@ -30,4 +30,12 @@ export {
   type CalendarRequest,
   type CalendarSource,
 } from './extension-points/calendar-source';
+export {
+  BusySourceProvider,
+  type BusyRequest,
+  type BusySource,
+  type BusyTime,
+} from './extension-points/busy-source';
+export { MeetingsService } from './application/meetings.service';
+export type { MeetingJson } from './views/meeting.view';
 export { CALENDAR_KINDS, type CalendarItemJson, type CalendarKind } from './views/calendar.view';

@@ -42,6 +42,7 @@ export * from './http/params';
 export * from './http/paging';
 export * from './http/paging.dto';
 export * from './http/validation.decorators';
+export { NullableBody } from './http/validation.pipe';
 
 // lifecycle: a graceful stop on SIGTERM/SIGINT
 export { HttpDrain, type DrainReport } from './lifecycle/http-drain';

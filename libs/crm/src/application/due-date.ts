@@ -22,3 +22,14 @@ export function parseDueDate(value: string, field = 'dueDate'): Date {
   }
   return at;
 }
+
+/** An ISO 8601 timestamp with an offset (`2026-12-01T10:00:00+01:00`); else 400 naming `field`. */
+export function parseInstant(value: string, field: string): Date {
+  const at = TIMESTAMP_WITH_OFFSET.test(value) ? new Date(value) : null;
+  if (!at || Number.isNaN(at.getTime())) {
+    throw validationFailed([
+      { path: field, message: `${field} must be an ISO 8601 timestamp with an offset` },
+    ]);
+  }
+  return at;
+}

@@ -33,7 +33,9 @@ export function configureHttpApp(app: NestExpressApplication): NestExpressApplic
     (app.getHttpAdapter().getInstance() as Express).get(METRICS_PATH, metricsHandler(metrics));
   }
   app.use(jsonBodiesOnly);
-  app.useBodyParser('json', { limit: BODY_LIMIT, type: 'application/json' });
+  // any JSON value is read; the validation pipe refuses what is no object where a route wants one
+  // (400 BAD_REQUEST), so a route may take `null` as its whole body (`NullableBody`)
+  app.useBodyParser('json', { limit: BODY_LIMIT, type: 'application/json', strict: false });
   app.use(bodyDepthLimit);
   serveOpenApi(app);
   return app;

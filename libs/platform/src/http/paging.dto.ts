@@ -1,5 +1,5 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
@@ -38,6 +38,16 @@ export const IntegerQuery = (range: { min: number; max?: number; default?: numbe
     IsInt(),
     Min(range.min),
     ...(range.max === undefined ? [] : [Max(range.max)]),
+  );
+
+/** A required whole-number query parameter within `min`..`max`. */
+export const RequiredIntegerQuery = (range: { min: number; max: number; example?: number }) =>
+  applyDecorators(
+    ApiProperty({ type: 'integer', minimum: range.min, maximum: range.max, example: range.example }),
+    Transform(toInteger),
+    IsInt(),
+    Min(range.min),
+    Max(range.max),
   );
 
 /** Query DTO for page-number paging with the route's own limit range (spec Limits table). */

@@ -13,7 +13,12 @@ import {
   validateSync,
 } from 'class-validator';
 import { DomainError } from '../errors/domain-error';
-import { findNulCharacter, flattenValidationErrors, RequestValidationPipe } from './validation.pipe';
+import {
+  findNulCharacter,
+  flattenValidationErrors,
+  NullableBody,
+  RequestValidationPipe,
+} from './validation.pipe';
 
 class LaneDto {
   @IsString()
@@ -170,14 +175,28 @@ describe('RequestValidationPipe', () => {
     expect(err.details).toEqual({ issues: [{ path: 'name', message: expect.any(String) }] });
   });
 
-  it.each([[[{ name: 'North' }]], [[]], [null], ['North'], [5], [true]])(
-    'refuses a body that is not a JSON object: %p',
+  it.each([[[{ name: 'North' }]], [[]]])('refuses an array for a body: %p', async (value) => {
+    const err = await refusal(value);
+    expect(err.code).toBe('VALIDATION_FAILED');
+    expect(err.details).toEqual({ issues: [{ path: expect.any(String), message: expect.any(String) }] });
+  });
+
+  it.each([[null], ['North'], [5], [true]])(
+    'refuses JSON that is no object or array, as a strict parser would: %p',
     async (value) => {
       const err = await refusal(value);
-      expect(err.code).toBe('VALIDATION_FAILED');
-      expect(err.details).toEqual({ issues: [{ path: expect.any(String), message: expect.any(String) }] });
+      expect(err.code).toBe('BAD_REQUEST');
     },
   );
+
+  it('lets NullableBody take null and validate anything else', async () => {
+    const nullable = NullableBody(LaneDto);
+    const metadata: ArgumentMetadata = { type: 'body', metatype: Object, data: undefined };
+    await expect(nullable.transform(null, metadata)).resolves.toBeNull();
+    await expect(nullable.transform({ name: 'a', weight: 'x' }, metadata)).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
+  });
 
   it('validates query DTOs the same way', async () => {
     const query: ArgumentMetadata = { type: 'query', metatype: LaneDto, data: undefined };

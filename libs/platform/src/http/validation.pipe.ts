@@ -1,5 +1,12 @@
-import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
-import { validationFailed } from '../errors/domain-error';
+import {
+  ArgumentMetadata,
+  Injectable,
+  PipeTransform,
+  Type,
+  ValidationError,
+  ValidationPipe,
+} from '@nestjs/common';
+import { DomainError, validationFailed } from '../errors/domain-error';
 import { ValidationIssue } from '../errors/error-codes';
 
 /**
@@ -68,7 +75,11 @@ export class RequestValidationPipe extends ValidationPipe {
     }
     if (metadata.type === 'body' && isDto) {
       if (value === undefined) value = {};
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      if (value === null || typeof value !== 'object') {
+        // what a strict JSON parser refuses: not an object or array at all
+        throw new DomainError('BAD_REQUEST', 'The body must be a JSON object.');
+      }
+      if (Array.isArray(value)) {
         throw validationFailed([{ path: '', message: 'body must be a JSON object' }]);
       }
     }
@@ -78,4 +89,18 @@ export class RequestValidationPipe extends ValidationPipe {
   private isPrimitiveOrBuiltin(metatype: unknown): boolean {
     return [String, Boolean, Number, Array, Object].includes(metatype as never);
   }
+}
+
+/**
+ * `@Body(NullableBody(Dto)) body: Dto | null`: a route whose whole body may be JSON `null` (a PUT
+ * that returns a setting to its default). `null` passes as null; anything else is validated as
+ * `Dto` by the one validation pipe (the global pipe leaves a `Dto | null` parameter alone, since
+ * its reflected type is `Object`).
+ */
+export function NullableBody<T extends object>(dto: Type<T>): PipeTransform<unknown, Promise<T | null>> {
+  const pipe = new RequestValidationPipe();
+  return {
+    transform: async (value: unknown, metadata: ArgumentMetadata) =>
+      value === null ? null : ((await pipe.transform(value, { ...metadata, metatype: dto })) as T),
+  };
 }

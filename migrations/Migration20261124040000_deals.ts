@@ -10,7 +10,7 @@ import { Migration } from '@mikro-orm/migrations';
  * - `deal_participants`: `(deal_id, user_id, role)` unique, checked at commit, so a PATCH that
  *   replaces the whole list may insert the new rows before the old ones go.
  */
-export class Migration20261125000000_deals extends Migration {
+export class Migration20261124040000_deals extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
       create extension if not exists pg_trgm;
