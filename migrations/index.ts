@@ -4,6 +4,7 @@ import { Migration20261122020000_crm_core } from './Migration20261122020000_crm_
 import { Migration20261122030000_lead_counters } from './Migration20261122030000_lead_counters';
 import { Migration20261124000000_sync } from './Migration20261124000000_sync';
 import { Migration20261124010000_idempotency_attempts } from './Migration20261124010000_idempotency_attempts';
+import { Migration20261126000000_integration_keys } from './Migration20261126000000_integration_keys';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -13,6 +14,7 @@ export const MIGRATIONS = [
   Migration20261122030000_lead_counters,
   Migration20261124000000_sync,
   Migration20261124010000_idempotency_attempts,
+  Migration20261126000000_integration_keys,
 ].map((migration) => ({
   name: migration.name,
   class: migration,
