@@ -5,6 +5,7 @@ import { Migration20261122030000_lead_counters } from './Migration20261122030000
 import { Migration20261124000000_sync } from './Migration20261124000000_sync';
 import { Migration20261124010000_idempotency_attempts } from './Migration20261124010000_idempotency_attempts';
 import { Migration20261126000000_integration_keys } from './Migration20261126000000_integration_keys';
+import { Migration20261126010000_lead_intake } from './Migration20261126010000_lead_intake';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -15,6 +16,7 @@ export const MIGRATIONS = [
   Migration20261124000000_sync,
   Migration20261124010000_idempotency_attempts,
   Migration20261126000000_integration_keys,
+  Migration20261126010000_lead_intake,
 ].map((migration) => ({
   name: migration.name,
   class: migration,
