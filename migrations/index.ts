@@ -6,6 +6,7 @@ import { Migration20261124000000_sync } from './Migration20261124000000_sync';
 import { Migration20261124010000_idempotency_attempts } from './Migration20261124010000_idempotency_attempts';
 import { Migration20261124030000_calendar } from './Migration20261124030000_calendar';
 import { Migration20261124040000_deals } from './Migration20261124040000_deals';
+import { Migration20261126000000_integration_keys } from './Migration20261126000000_integration_keys';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -17,6 +18,7 @@ export const MIGRATIONS = [
   Migration20261124010000_idempotency_attempts,
   Migration20261124030000_calendar,
   Migration20261124040000_deals,
+  Migration20261126000000_integration_keys,
 ].map((migration) => ({
   name: migration.name,
   class: migration,

@@ -184,7 +184,9 @@ describe('OpenAPI document', () => {
     const faults = ops.flatMap(({ route, op }) => [
       ...(op.summary?.trim() ? [] : [`${route}: no summary`]),
       ...(op.tags?.length && op.tags.every((tag) => declaredTags.has(tag)) ? [] : [`${route}: tag`]),
-      ...(/\*\*(API key|Session token|Public)\*\*/.test(op.description ?? '') ? [] : [`${route}: access`]),
+      ...(/\*\*(API key|Integration key|Session token|Public)\*\*/.test(op.description ?? '')
+        ? []
+        : [`${route}: access`]),
     ]);
     expect(faults).toEqual([]);
     expect((document.tags ?? []).every((tag) => !!tag.description)).toBe(true);

@@ -1,10 +1,12 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
-import { ApiKeyAuthenticator, SessionAuthenticator } from '@app/platform';
+import { ApiKeyAuthenticator, IntegrationKeyAuthenticator, SessionAuthenticator } from '@app/platform';
 import { DbApiKeyAuthenticator } from './application/api-key-authenticator';
 import { ApiKeyCache } from './application/api-key-cache';
 import { ApiKeyMaintenanceService } from './application/api-key-maintenance.service';
 import { ApiKeysService } from './application/api-keys.service';
+import { DbIntegrationKeyAuthenticator } from './application/integration-key-authenticator';
+import { IntegrationKeysService } from './application/integration-keys.service';
 import { KeyUsageRecorder } from './application/key-usage.recorder';
 import { PeopleQueries } from './application/people.queries';
 import { AccountsService } from './application/accounts.service';
@@ -16,6 +18,7 @@ import { DbSessionAuthenticator } from './application/session-authenticator';
 import { TagsService } from './application/tags.service';
 import { TeamsService } from './application/teams.service';
 import { ApiKey } from './domain/api-key.entity';
+import { IntegrationKey } from './domain/integration-key.entity';
 import { Invitation } from './domain/invitation.entity';
 import { Membership } from './domain/membership.entity';
 import { Organization } from './domain/organization.entity';
@@ -25,15 +28,34 @@ import { Team } from './domain/team.entity';
 import { User } from './domain/user.entity';
 import { ApiKeysController } from './http/api-keys.controller';
 import { AuthController } from './http/auth.controller';
+import { IntegrationKeysController, IntegrationMeController } from './http/integration-keys.controller';
 import { OrganizationController } from './http/organization.controller';
 import { PeopleController } from './http/people.controller';
 import { TagsController } from './http/tags.controller';
 
-const IDENTITY_ENTITIES = [Organization, User, Membership, Session, Invitation, Team, Tag, ApiKey];
+const IDENTITY_ENTITIES = [
+  Organization,
+  User,
+  Membership,
+  Session,
+  Invitation,
+  Team,
+  Tag,
+  ApiKey,
+  IntegrationKey,
+];
 
 @Module({
   imports: [MikroOrmModule.forFeature(IDENTITY_ENTITIES)],
-  controllers: [AuthController, OrganizationController, TagsController, ApiKeysController, PeopleController],
+  controllers: [
+    AuthController,
+    OrganizationController,
+    TagsController,
+    ApiKeysController,
+    PeopleController,
+    IntegrationKeysController,
+    IntegrationMeController,
+  ],
   providers: [
     AccountsService,
     MembersService,
@@ -49,11 +71,14 @@ const IDENTITY_ENTITIES = [Organization, User, Membership, Session, Invitation, 
     PeopleQueries,
     { provide: SessionAuthenticator, useClass: DbSessionAuthenticator },
     { provide: ApiKeyAuthenticator, useClass: DbApiKeyAuthenticator },
+    IntegrationKeysService,
+    { provide: IntegrationKeyAuthenticator, useClass: DbIntegrationKeyAuthenticator },
   ],
   exports: [
     // the door: the platform's guard injects these
     SessionAuthenticator,
     ApiKeyAuthenticator,
+    IntegrationKeyAuthenticator,
     // the CRM (members, teams and tags of a lead) and the demo seeder of apps/ops
     MembersService,
     TeamsService,
@@ -62,6 +87,7 @@ const IDENTITY_ENTITIES = [Organization, User, Membership, Session, Invitation, 
     ApiKeysService,
     // a new deal's default currency (the CRM)
     OrganizationsService,
+    IntegrationKeysService,
   ],
 })
 export class IdentityModule {}

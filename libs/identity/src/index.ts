@@ -3,6 +3,7 @@ export { AccountsService } from './application/accounts.service';
 export { ApiKeyMaintenanceService } from './application/api-key-maintenance.service';
 export { ApiKeysService } from './application/api-keys.service';
 export { IdentityCleanupService } from './application/identity-cleanup.service';
+export { IntegrationKeysService } from './application/integration-keys.service';
 export { KeyUsageRecorder } from './application/key-usage.recorder';
 export { MembersService } from './application/members.service';
 export { OrganizationsService } from './application/organizations.service';

@@ -2,6 +2,11 @@ import { Injectable, Logger, OnApplicationShutdown, OnModuleInit, Optional } fro
 import Redis from 'ioredis';
 import { AppConfig, Metrics, REDIS_COMMAND_TIMEOUT_MS } from '@app/platform';
 import type { KeyFacts } from '../domain/api-key.repository';
+import type { IntegrationKeyFacts } from '../domain/integration-key.repository';
+
+/** API keys and integration keys share the cache: their secrets (hence hashes) never collide. */
+type CachedFacts = KeyFacts | IntegrationKeyFacts;
+const isIntegration = (facts: CachedFacts): facts is IntegrationKeyFacts => 'connector' in facts;
 
 const TTL_MS = 5_000; // far inside the spec's 5-minute rule for owners who leave
 const MAX_ENTRIES = 10_000;
@@ -10,13 +15,13 @@ const CHANNEL = 'api-key-cache:invalidate';
 type Invalidation = { kind: 'key' | 'owner' | 'organization'; id: string };
 
 /**
- * A small in-process cache in front of the key lookup. A revoke, a narrow, a role change or a
+ * A small in-process cache in front of the key lookups (API keys and integration keys). A revoke, a narrow, a role change or a
  * plan switch invalidates it at once here and, with REDIS_URL, in every other API process.
  */
 @Injectable()
 export class ApiKeyCache implements OnModuleInit, OnApplicationShutdown {
   private readonly log = new Logger('ApiKeyCache');
-  private readonly entries = new Map<string, { facts: KeyFacts; at: number }>();
+  private readonly entries = new Map<string, { facts: CachedFacts; at: number }>();
   private publisher?: Redis;
   private subscriber?: Redis;
 
@@ -56,10 +61,16 @@ export class ApiKeyCache implements OnModuleInit, OnApplicationShutdown {
   get(secretHash: string, nowMs: number = Date.now()): KeyFacts | undefined {
     const facts = this.fresh(secretHash, nowMs);
     this.metrics?.keyCacheLookups.inc({ result: facts ? 'hit' : 'miss' });
-    return facts;
+    return facts && !isIntegration(facts) ? facts : undefined;
   }
 
-  private fresh(secretHash: string, nowMs: number): KeyFacts | undefined {
+  getIntegration(keyHash: string, nowMs: number = Date.now()): IntegrationKeyFacts | undefined {
+    const facts = this.fresh(keyHash, nowMs);
+    this.metrics?.keyCacheLookups.inc({ result: facts ? 'hit' : 'miss' });
+    return facts && isIntegration(facts) ? facts : undefined;
+  }
+
+  private fresh(secretHash: string, nowMs: number): CachedFacts | undefined {
     const entry = this.entries.get(secretHash);
     if (!entry) return undefined;
     if (nowMs - entry.at > TTL_MS) {
@@ -69,7 +80,7 @@ export class ApiKeyCache implements OnModuleInit, OnApplicationShutdown {
     return entry.facts;
   }
 
-  set(secretHash: string, facts: KeyFacts, nowMs: number = Date.now()): void {
+  set(secretHash: string, facts: CachedFacts, nowMs: number = Date.now()): void {
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(secretHash, { facts, at: nowMs });
   }
@@ -97,7 +108,7 @@ export class ApiKeyCache implements OnModuleInit, OnApplicationShutdown {
         kind === 'key'
           ? facts.id === id
           : kind === 'owner'
-            ? facts.ownerId === id
+            ? !isIntegration(facts) && facts.ownerId === id
             : facts.organizationId === id;
       if (hit) this.entries.delete(hash);
     }

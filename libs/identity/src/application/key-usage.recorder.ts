@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { ApiKeyRepository, KeyUsage } from '../domain/api-key.repository';
+import { IntegrationKeyRepository } from '../domain/integration-key.repository';
 
 interface Usage {
   count: number;
@@ -18,9 +19,14 @@ const FLUSH_EVERY_MS = 10_000; // spec: usage fields may lag about 30 seconds
 export class KeyUsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
   private readonly log = new Logger('KeyUsage');
   private pending = new Map<string, Usage>();
+  /** Integration keys keep only `lastUsedAt`. */
+  private pendingIntegration = new Map<string, Date>();
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly keys: ApiKeyRepository) {}
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly integrationKeys: IntegrationKeyRepository,
+  ) {}
 
   onModuleInit(): void {
     this.timer = setInterval(
@@ -48,9 +54,20 @@ export class KeyUsageRecorder implements OnModuleInit, BeforeApplicationShutdown
     }
   }
 
-  /** Writes everything gathered so far in one UPDATE. */
+  recordIntegration(keyId: string, at: Date): void {
+    this.pendingIntegration.set(keyId, at);
+  }
+
+  /** Writes everything gathered so far: one UPDATE per kind of key. */
   async flush(): Promise<number> {
-    if (this.pending.size === 0) return 0;
+    const integration = this.pendingIntegration;
+    this.pendingIntegration = new Map();
+    if (integration.size > 0) {
+      await this.integrationKeys.recordLastUse(
+        [...integration].map(([id, at]) => ({ id, at: at.toISOString() })),
+      );
+    }
+    if (this.pending.size === 0) return integration.size;
     const batch = this.pending;
     this.pending = new Map();
     const rows: KeyUsage[] = [...batch].map(([id, u]) => ({
@@ -61,6 +78,6 @@ export class KeyUsageRecorder implements OnModuleInit, BeforeApplicationShutdown
       agent: u.userAgent,
     }));
     await this.keys.addUsage(rows);
-    return batch.size;
+    return batch.size + integration.size;
   }
 }

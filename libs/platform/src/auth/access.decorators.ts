@@ -2,11 +2,14 @@ import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs
 import { Reflector } from '@nestjs/core';
 import { ApiBearerAuth, ApiExtension, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import { ErrorEnvelopeView } from '../errors/error-envelope.view';
-import type { Principal, Scope } from './principal';
+import type { IntegrationPrincipal, Principal, Scope } from './principal';
 
 /** Which credential family a route opens to, and what it needs from it. */
 export type AccessDeclaration =
-  { kind: 'apiKey'; scopes: readonly Scope[] } | { kind: 'session' } | { kind: 'public' };
+  | { kind: 'apiKey'; scopes: readonly Scope[] }
+  | { kind: 'integration' }
+  | { kind: 'session' }
+  | { kind: 'public' };
 
 export const ACCESS = Reflector.createDecorator<AccessDeclaration>();
 export const ADMIN_ONLY = Reflector.createDecorator<true>();
@@ -34,6 +37,22 @@ export const RequireScopes = (...scopes: Scope[]) =>
     ),
     errorResponse(429, 'RATE_LIMITED: wait `Retry-After` seconds'),
     errorResponse(503, 'AUTH_UNAVAILABLE: the key owner could not be checked; retry shortly'),
+  );
+
+/**
+ * A connector route (`/integrations/v1/*`) opened only by an integration key (`svc_int_…`); any
+ * other credential is 401. The organization's state applies (403 ORG_DISABLED); rate limited per
+ * key across every integration route. The handler reads the caller with `@CurrentIntegration()`.
+ */
+export const IntegrationRoute = () =>
+  applyDecorators(
+    ACCESS({ kind: 'integration' }),
+    ApiExtension('x-required-scopes', []),
+    ApiBearerAuth('integrationKey'),
+    errorResponse(401, 'UNAUTHENTICATED: integration key missing, malformed, unknown or revoked'),
+    errorResponse(403, 'ORG_DISABLED: the organization is disabled'),
+    errorResponse(429, 'RATE_LIMITED: wait `Retry-After` seconds'),
+    errorResponse(503, 'AUTH_UNAVAILABLE: the key could not be checked; retry shortly'),
   );
 
 /** A dashboard route opened by a session token (and `/api-keys`). */
@@ -65,7 +84,7 @@ export const RequiresPlan = () =>
     errorResponse(403, 'SUBSCRIPTION_REQUIRED'),
   );
 
-export type AuthedRequest = { principal?: Principal };
+export type AuthedRequest = { principal?: Principal; integration?: IntegrationPrincipal };
 
 /** The authenticated caller; the access guard has put it on the request. */
 export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
@@ -73,3 +92,12 @@ export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: Execution
   if (!principal) throw new Error('CurrentPrincipal used on a route without a credential');
   return principal;
 });
+
+/** The connector calling an `@IntegrationRoute()`; the access guard has put it on the request. */
+export const CurrentIntegration = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): IntegrationPrincipal => {
+    const integration = ctx.switchToHttp().getRequest<AuthedRequest>().integration;
+    if (!integration) throw new Error('CurrentIntegration used on a route without an integration key');
+    return integration;
+  },
+);

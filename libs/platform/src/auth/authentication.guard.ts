@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { unauthenticated } from '../errors/domain-error';
 import { ACCESS, AccessDeclaration, AuthedRequest } from './access.decorators';
-import { ApiKeyAuthenticator, SessionAuthenticator } from './authenticators';
+import { ApiKeyAuthenticator, IntegrationKeyAuthenticator, SessionAuthenticator } from './authenticators';
 import { Credential, extractCredential } from './credentials';
 import { Principal } from './principal';
 
@@ -18,6 +18,7 @@ export class AuthenticationGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly sessions: SessionAuthenticator,
     private readonly apiKeys: ApiKeyAuthenticator,
+    private readonly integrationKeys: IntegrationKeyAuthenticator,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -26,11 +27,21 @@ export class AuthenticationGuard implements CanActivate {
     const req = ctx.switchToHttp().getRequest<Request & AuthedRequest>();
     const credential = extractCredential(req.headers);
     if (!credential) throw unauthenticated('A credential is required.');
+    if (access.kind === 'integration') {
+      // an integration key opens /integrations/v1 only, and nothing else opens it
+      if (credential.kind !== 'integration') throw unauthenticated('This route takes an integration key.');
+      req.integration = await this.integrationKeys.authenticate(credential.secret);
+      return true;
+    }
     req.principal = await this.authenticate(access, credential, req);
     return true;
   }
 
-  private authenticate(access: AccessDeclaration, credential: Credential, req: Request): Promise<Principal> {
+  private authenticate(
+    access: Exclude<AccessDeclaration, { kind: 'integration' | 'public' }>,
+    credential: Credential,
+    req: Request,
+  ): Promise<Principal> {
     if (access.kind === 'session') {
       if (credential.kind !== 'session') throw unauthenticated('This route takes a session token.');
       return this.sessions.authenticate(credential.secret);

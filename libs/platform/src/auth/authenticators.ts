@@ -1,4 +1,4 @@
-import { ApiKeyPrincipal, SessionPrincipal } from './principal';
+import { ApiKeyPrincipal, IntegrationPrincipal, SessionPrincipal } from './principal';
 
 /** What the key rules look at besides the secret. */
 export interface CallContext {
@@ -17,4 +17,9 @@ export abstract class SessionAuthenticator {
 
 export abstract class ApiKeyAuthenticator {
   abstract authenticate(secret: string, call: CallContext): Promise<ApiKeyPrincipal>;
+}
+
+/** The `/integrations/v1` door: an integration key (401 when unknown or revoked, 403 ORG_DISABLED). */
+export abstract class IntegrationKeyAuthenticator {
+  abstract authenticate(secret: string): Promise<IntegrationPrincipal>;
 }

@@ -8,6 +8,7 @@ export interface Credential {
 }
 
 export const API_KEY_PATTERN = /^svc_pk_[A-Za-z0-9]{32}$/;
+export const INTEGRATION_KEY_PATTERN = /^svc_int_[0-9a-f]{32}$/;
 export const SESSION_TOKEN_PREFIX = 'svc_ses_';
 
 /** What a secret is, told by its prefix alone (spec: Authentication). */

@@ -47,4 +47,22 @@ export interface SessionPrincipal extends PrincipalBase {
 /** Who is calling: the person behind an API key or a dashboard session. */
 export type Principal = ApiKeyPrincipal | SessionPrincipal;
 
+/**
+ * A connector pushing records on `/integrations/v1` with an integration key: it belongs to the
+ * organization, has no person, scopes or plan. `actor` (`integration:<keyId>`) is what the
+ * records and history rows it writes carry.
+ */
+export interface IntegrationPrincipal {
+  kind: 'integration';
+  organizationId: string;
+  organizationName: string;
+  keyId: string;
+  keyName: string;
+  connector: string;
+  prefixHint: string;
+  actor: `integration:${string}`;
+}
+
+export const integrationActor = (keyId: string): `integration:${string}` => `integration:${keyId}`;
+
 export const isAdmin = (principal: Principal): boolean => principal.role === 'admin';

@@ -25,7 +25,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     const req = host.switchToHttp().getRequest<Request>();
     const { body, headers } = toErrorBody(err);
     const requestId = res.getHeader(REQUEST_ID_HEADER);
-    const principal = (req as Request & AuthedRequest).principal;
+    const { principal, integration } = req as Request & AuthedRequest;
     const line = {
       requestId,
       method: req.method,
@@ -34,7 +34,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       status: body.status,
       code: body.code,
       durationMs: elapsedMs(req),
-      keyId: principal?.kind === 'apiKey' ? principal.keyId : undefined,
+      keyId: integration?.keyId ?? (principal?.kind === 'apiKey' ? principal.keyId : undefined),
     };
     if (body.status >= 500) {
       this.log.error({ ...line, err: loggableError(err) }, 'request failed');

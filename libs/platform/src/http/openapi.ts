@@ -14,7 +14,7 @@ import {
 import { ACCESS, AccessDeclaration, ADMIN_ONLY, PLAN_REQUIRED } from '../auth/access.decorators';
 import { STATUS_OF } from '../errors/error-codes';
 import { IDEMPOTENT } from './idempotency/idempotency.interceptor';
-import { RATE_WINDOWS } from './rate-limit/rate-limit.module';
+import { INTEGRATION_RATE_WINDOWS, RATE_WINDOWS } from './rate-limit/rate-limit.module';
 import { REQUEST_ID_HEADER } from './request-id.middleware';
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
@@ -29,6 +29,10 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'v1: notes': 'Notes on a lead (API key).',
   'v1: tasks': 'Tasks on leads (API key).',
   'v1: calendar': 'Tasks by due date (API key).',
+  'integration keys': 'Create, list and revoke the agency’s integration keys for connectors (admin session).',
+  'integrations: connector':
+    'Connectors push records with an integration key (`Authorization: Bearer svc_int_…`): 600 calls a ' +
+    'minute, 3,000 per 10 minutes, 15,000 an hour per key across every `/integrations/v1` route.',
 };
 
 const header = (description: string, schema: SchemaObject = { type: 'string' }): HeaderObject => ({
@@ -41,11 +45,12 @@ const ref = (kind: 'headers' | 'parameters', name: string): ReferenceObject => (
 });
 
 /** Response headers, declared once in `components.headers` and referenced from every answer that sends them. */
-const RATE_HEADERS = RATE_WINDOWS.flatMap(({ name, limit, ttl }) => [
+const RATE_HEADERS = RATE_WINDOWS.flatMap(({ name, limit, ttl }, i) => [
   [
     `X-RateLimit-Limit-${name}`,
     header(
-      `Calls this key may make to this route per ${ttl / 1000} s (${limit} unless the key's limit is raised).`,
+      `Calls this key may make to this route per ${ttl / 1000} s (${limit} unless the key's limit is raised; ` +
+        `an integration key: ${INTEGRATION_RATE_WINDOWS[i].limit} across every /integrations/v1 route).`,
       integer,
     ),
   ],
@@ -136,6 +141,8 @@ function describe(op: OperationObject, route: RouteMetadata): string {
         ? `**API key** with scope${access.scopes.length > 1 ? 's' : ''} ${access.scopes.map((s) => `\`${s}\``).join(', ')}.`
         : '**API key**, no scope required.',
     );
+  else if (access?.kind === 'integration')
+    lines.push('**Integration key** (`Authorization: Bearer svc_int_…`); no other credential opens it.');
   else if (access?.kind === 'session') lines.push('**Session token** (dashboard).');
   else if (access?.kind === 'public') lines.push('**Public**: no credential.');
   if (route.adminOnly) lines.push('**Admin only**: a member gets 403 `ORG_ADMIN_REQUIRED`.');
@@ -154,8 +161,8 @@ function describe(op: OperationObject, route: RouteMetadata): string {
 
 const responseHeaders = (status: string, route: RouteMetadata): Record<string, ReferenceObject> => {
   const names = [REQUEST_ID_HEADER];
-  if (route.access?.kind === 'apiKey' && status !== '401' && status !== '503')
-    names.push(...RATE_HEADERS.map(([name]) => name));
+  const limited = route.access?.kind === 'apiKey' || route.access?.kind === 'integration';
+  if (limited && status !== '401' && status !== '503') names.push(...RATE_HEADERS.map(([name]) => name));
   if (status === '429') names.push('Retry-After', 'X-RateLimit-Reset');
   if (status === '503') names.push('Retry-After');
   if (status === '401') names.push('WWW-Authenticate');
@@ -225,7 +232,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(
       'CRM, listings, brochures, documents and network for real-estate agencies. `/v1` routes take an API key ' +
         '(`Authorization: Bearer svc_pk_…`, `Authorization: ApiKey …` or `X-API-Key`); dashboard routes and ' +
-        '`/api-keys` take a session token. Every operation names its scopes in `x-required-scopes` and in its ' +
+        '`/api-keys` take a session token; `/integrations/v1` routes take an integration key ' +
+        '(`Authorization: Bearer svc_int_…`). Every operation names its scopes in `x-required-scopes` and in its ' +
         'description. Every answer carries `X-Request-Id`.',
     )
     .setVersion('1')
@@ -256,6 +264,12 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       },
       'apiKeyScheme',
     )
+    .addSecurity('integrationKey', {
+      type: 'http',
+      scheme: 'bearer',
+      description:
+        'Integration key of a connector: `Authorization: Bearer svc_int_…` (opaque); `/integrations/v1` only',
+    })
     .addSecurity('session', {
       type: 'http',
       scheme: 'bearer',

@@ -23,14 +23,15 @@ interface CallWindow extends WindowHit {
 
 type RateLimitedDetail = ThrottlerLimitDetail & { resetAtMs: number };
 
-const apiKeyOf = (ctx: ExecutionContext): ApiKeyPrincipal | null => {
-  const principal = ctx.switchToHttp().getRequest<AuthedRequest>().principal;
-  return principal?.kind === 'apiKey' ? principal : null;
+/** The key a call is counted against: an API key's or an integration key's id; null for others. */
+const limitedKeyOf = (req: AuthedRequest): string | null => {
+  if (req.integration) return req.integration.keyId;
+  return req.principal?.kind === 'apiKey' ? (req.principal as ApiKeyPrincipal).keyId : null;
 };
 
 /**
  * The last step of the pipeline: the throttler, per API key and route template (`GET /v1/leads/:id`),
- * for API keys only (session and public routes are not limited). Every named throttler of the call
+ * and per integration key across its routes; session and public routes are not limited. Every named throttler of the call
  * (short, medium, long, and a shared limit on routes that name one) is counted in one store round
  * trip; every window is spent even when one refuses, as fixed windows do. Sets
  * `X-RateLimit-Limit-<name>` and `X-RateLimit-Remaining-<name>`; past a limit, 429 RATE_LIMITED
@@ -87,16 +88,17 @@ export class RateLimitGuard extends ThrottlerGuard implements GrantRefusalListen
   }
 
   protected override async shouldSkip(ctx: ExecutionContext): Promise<boolean> {
-    return apiKeyOf(ctx) === null;
+    return limitedKeyOf(ctx.switchToHttp().getRequest<AuthedRequest>()) === null;
   }
 
   protected override async getTracker(req: AuthedRequest): Promise<string> {
-    return (req.principal as ApiKeyPrincipal).keyId;
+    return limitedKeyOf(req)!;
   }
 
-  /** Per key and route template, whatever the path parameters. */
+  /** Per API key and route template, whatever the path parameters; per integration key across its routes. */
   protected override generateKey(ctx: ExecutionContext, tracker: string, name: string): string {
-    const req = ctx.switchToHttp().getRequest<Request>();
+    const req = ctx.switchToHttp().getRequest<Request & AuthedRequest>();
+    if (req.integration) return `integration:${tracker}:${name}`;
     const route = (req.route as { path?: string } | undefined)?.path ?? req.path;
     return `${tracker}:${req.method} ${route}:${name}`;
   }

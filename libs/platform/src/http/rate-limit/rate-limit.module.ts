@@ -16,12 +16,24 @@ export const RATE_WINDOWS = [
   { name: 'long', ttl: HOUR, limit: 3000 },
 ] as const;
 
-/** The guard skips every call that is not an API key's, so the throttlers see only keys. */
+/**
+ * INTERFACES.md "Ingestion": per integration key across all its routes, 600/min, 3,000/10 min,
+ * 15,000/h; the same window names, so the same headers.
+ */
+export const INTEGRATION_RATE_WINDOWS = [
+  { name: 'short', ttl: MINUTE, limit: 600 },
+  { name: 'medium', ttl: 10 * MINUTE, limit: 3000 },
+  { name: 'long', ttl: HOUR, limit: 15000 },
+] as const;
+
+/** The guard skips every call that is not a key's, so the throttlers see only keys. */
 const keyOf = (req: AuthedRequest): ApiKeyPrincipal => req.principal as ApiKeyPrincipal;
 
-/** A key's raised per-minute limit scales all three windows. */
-const scaled = (limit: number) => (ctx: ExecutionContext) => {
-  const perMinute = keyOf(ctx.switchToHttp().getRequest<AuthedRequest>()).rateLimitPerMinute;
+/** A key's raised per-minute limit scales all three windows; an integration key has its own. */
+const scaled = (limit: number, integrationLimit: number) => (ctx: ExecutionContext) => {
+  const req = ctx.switchToHttp().getRequest<AuthedRequest>();
+  if (req.integration) return integrationLimit;
+  const perMinute = keyOf(req).rateLimitPerMinute;
   const factor = (perMinute ?? RATE_WINDOWS[0].limit) / RATE_WINDOWS[0].limit;
   return Math.max(1, Math.round(limit * factor));
 };
@@ -53,7 +65,11 @@ const sharedThrottlers = (name: SharedLimitName): ThrottlerOptions[] => {
 };
 
 export const RATE_LIMIT_THROTTLERS: ThrottlerOptions[] = [
-  ...RATE_WINDOWS.map(({ name, ttl, limit }) => ({ name, ttl, limit: scaled(limit) })),
+  ...RATE_WINDOWS.map(({ name, ttl, limit }, i) => ({
+    name,
+    ttl,
+    limit: scaled(limit, INTEGRATION_RATE_WINDOWS[i].limit),
+  })),
   ...(Object.keys(SHARED_LIMITS) as SharedLimitName[]).flatMap(sharedThrottlers),
 ];
 
