@@ -7,6 +7,7 @@ import { Migration20261124010000_idempotency_attempts } from './Migration2026112
 import { Migration20261124030000_calendar } from './Migration20261124030000_calendar';
 import { Migration20261124040000_deals } from './Migration20261124040000_deals';
 import { Migration20261126000000_integration_keys } from './Migration20261126000000_integration_keys';
+import { Migration20261126010000_lead_intake } from './Migration20261126010000_lead_intake';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -19,6 +20,7 @@ export const MIGRATIONS = [
   Migration20261124030000_calendar,
   Migration20261124040000_deals,
   Migration20261126000000_integration_keys,
+  Migration20261126010000_lead_intake,
 ].map((migration) => ({
   name: migration.name,
   class: migration,

@@ -77,6 +77,8 @@ describe('CRM leads (/v1/leads)', () => {
         leadType: null,
         createdAt: t.clock.now().toISOString(),
         channels: [],
+        origin: null,
+        consent: null,
       });
       expect(Number.isInteger(lead.id)).toBe(true);
       const got = await api(t, a.admin.key).get(`/v1/leads/${lead.id}`).expect(200);

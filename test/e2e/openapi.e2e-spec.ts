@@ -117,8 +117,12 @@ describe('OpenAPI document', () => {
   it('documents 400 and 404 on every operation with a path parameter', () => {
     const withParams = ops.filter(({ path }) => /\{\w+\}/.test(path));
     expect(withParams.length).toBeGreaterThan(10);
+    // a connector's upsert by its own id creates what it does not find: no 404
+    const upsert = (route: string) => /^PUT \/integrations\/v1\/[a-z]+\/\{externalId\}$/.test(route);
     const missing = withParams.flatMap(({ route, op }) =>
-      ['400', '404'].filter((status) => !op.responses[status]).map((status) => `${route} ${status}`),
+      ['400', '404']
+        .filter((status) => !op.responses[status] && !(status === '404' && upsert(route)))
+        .map((status) => `${route} ${status}`),
     );
     expect(missing).toEqual([]);
   });

@@ -9,6 +9,9 @@ import { DealsService } from './application/deals.service';
 import { DealsTimelineSource } from './application/deals.timeline-source';
 import { FreeTimesQueries } from './application/free-times.queries';
 import { HistoryTimelineSource } from './application/history.timeline-source';
+import { InquiriesTimelineSource } from './application/inquiries.timeline-source';
+import { LeadIntakeService } from './application/lead-intake.service';
+import { LeadLinks } from './application/lead-links';
 import { LeadAccess } from './application/lead-access';
 import { LeadHistoryRecorder } from './application/lead-history.recorder';
 import { LeadsQueries } from './application/leads.queries';
@@ -24,7 +27,9 @@ import { TasksTimelineSource } from './application/tasks.timeline-source';
 import { TimelineQueries } from './application/timeline.queries';
 import { Deal, DealParticipant } from './domain/deal.entity';
 import { WorkingHoursService } from './application/working-hours.service';
+import { ExternalId } from './domain/external-id.entity';
 import { Lead } from './domain/lead.entity';
+import { LeadInquiry } from './domain/lead-inquiry.entity';
 import { LeadHistory } from './domain/lead-history.entity';
 import { Meeting } from './domain/meeting.entity';
 import { Note } from './domain/note.entity';
@@ -32,14 +37,27 @@ import { Task } from './domain/task.entity';
 import { WorkingHours } from './domain/working-hours.entity';
 import { BusySources } from './extension-points/busy-source';
 import { CalendarSources } from './extension-points/calendar-source';
+import { LeadRouter, UnassignedLeadRouter } from './extension-points/lead-router';
 import { TimelineSources } from './extension-points/timeline-source';
 import { CalendarController } from './http/calendar.controller';
 import { DealsController } from './http/deals.controller';
+import { LeadIntakeController } from './http/intake.controller';
 import { LeadsController } from './http/leads.controller';
 import { MeetingsController, WorkingHoursController } from './http/meetings.controller';
 import { NotesController, TasksController } from './http/notes-tasks.controller';
 
-export const CRM_ENTITIES = [Lead, Note, Task, LeadHistory, Deal, DealParticipant, Meeting, WorkingHours];
+export const CRM_ENTITIES = [
+  Lead,
+  Note,
+  Task,
+  LeadHistory,
+  Deal,
+  DealParticipant,
+  Meeting,
+  WorkingHours,
+  ExternalId,
+  LeadInquiry,
+];
 
 /**
  * The CRM: leads, notes, tasks, deals, history, and the lead timeline and calendar other contexts
@@ -56,6 +74,7 @@ export const CRM_ENTITIES = [Lead, Note, Task, LeadHistory, Deal, DealParticipan
     CalendarController,
     MeetingsController,
     WorkingHoursController,
+    LeadIntakeController,
   ],
   providers: [
     LeadAccess,
@@ -82,7 +101,22 @@ export const CRM_ENTITIES = [Lead, Note, Task, LeadHistory, Deal, DealParticipan
     MeetingsService,
     WorkingHoursService,
     MeetingsCalendarSource,
+    LeadIntakeService,
+    LeadLinks,
+    InquiriesTimelineSource,
+    // lead routing plugs in here; until then connectors' leads stay unassigned
+    { provide: LeadRouter, useClass: UnassignedLeadRouter },
   ],
-  exports: [LeadAccess, LeadsService, LeadsQueries, NotesService, TasksService, DealsService, DealsQueries],
+  exports: [
+    LeadAccess,
+    LeadsService,
+    LeadsQueries,
+    NotesService,
+    TasksService,
+    DealsService,
+    DealsQueries,
+    LeadIntakeService,
+    LeadLinks,
+  ],
 })
 export class CrmModule {}

@@ -12,6 +12,14 @@ export type { TaskJson } from './views/task.view';
 export type { DealJson } from './views/deal.view';
 export { DEAL_STAGES, DEAL_STATUSES, type DealStage, type DealStatus } from './domain/deal.entity';
 
+// Connectors (`/integrations/v1`): lead intake, the lead link of every record, the routing port.
+export { LeadIntakeService, type LeadIntake } from './application/lead-intake.service';
+export { LeadLinks, type LeadLink } from './application/lead-links';
+export { LeadLinkDto, LeadContactDto } from './http/dto/intake.dto';
+export { LeadRouter, UnassignedLeadRouter, type RoutableLead } from './extension-points/lead-router';
+export type { ExternalKind } from './domain/external-id.entity';
+export type { IntakeResultJson } from './views/intake.view';
+
 // The only door to a lead: later contexts reach leads, and records kept on leads, through it.
 export { LeadAccess, type OnLead } from './application/lead-access';
 export type { LeadReachScope, Statement } from './domain/lead-reach';

@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { Principal } from '@app/platform';
+import { IntegrationPrincipal, Principal } from '@app/platform';
 import { CrmStatus, Lead } from '../domain/lead.entity';
 import { LeadHistory } from '../domain/lead-history.entity';
 
@@ -69,6 +69,37 @@ export class LeadHistoryRecorder {
     this.add(actor, leadId, 'deal', { ...payload, changedBy: actor.userId, source: 'api' }, now);
   }
 
+  /** A lead a connector brought in: `changedBy` null and `actor` `integration:<keyId>` (no person). */
+  createdByConnector(caller: IntegrationPrincipal, lead: Lead, now: Date): void {
+    this.addRow(
+      caller.organizationId,
+      lead.id,
+      'lead-created',
+      {
+        source: lead.source,
+        leadGroupName: lead.leadGroup,
+        crmStatus: lead.crmStatus,
+        changedBy: null,
+        actor: caller.actor,
+      },
+      null,
+      now,
+    );
+  }
+
+  /** Owners given by lead routing to a lead a connector brought in. */
+  routedByConnector(caller: IntegrationPrincipal, leadId: number, added: string[], now: Date): void {
+    if (added.length === 0) return;
+    this.addRow(
+      caller.organizationId,
+      leadId,
+      'assignee-change',
+      { addedUserIds: added, removedUserIds: [], changedBy: null, source: 'api', actor: caller.actor },
+      null,
+      now,
+    );
+  }
+
   private add(
     actor: Principal,
     leadId: number,
@@ -76,11 +107,17 @@ export class LeadHistoryRecorder {
     payload: Record<string, unknown>,
     now: Date,
   ): void {
-    this.em.persist(
-      new LeadHistory(
-        { organizationId: actor.organizationId, leadId, type, payload, source: 'api', actorId: actor.userId },
-        now,
-      ),
-    );
+    this.addRow(actor.organizationId, leadId, type, payload, actor.userId, now);
+  }
+
+  private addRow(
+    organizationId: string,
+    leadId: number,
+    type: LeadHistory['type'],
+    payload: Record<string, unknown>,
+    actorId: string | null,
+    now: Date,
+  ): void {
+    this.em.persist(new LeadHistory({ organizationId, leadId, type, payload, source: 'api', actorId }, now));
   }
 }

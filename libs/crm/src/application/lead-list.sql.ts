@@ -110,10 +110,10 @@ export function leadListStatement(
 const countedByCounters = (scope: LeadListScope, filters: LeadListFilters) =>
   !scope.memberId && !filters.search && !filters.assigneeIds?.length;
 
-/** One lead by id, with the same columns as a list row. */
+/** One lead by id, with the same columns as a list row plus what only the single lead shows. */
 export function leadByIdStatement(where: Statement, leadId: number): Statement {
   return {
-    sql: `select ${LEAD_COLUMNS} from leads l where ${where.sql} and l.id = ?`,
+    sql: `select ${LEAD_COLUMNS}, l.origin, l.consent from leads l where ${where.sql} and l.id = ?`,
     params: [...where.params, leadId],
   };
 }

@@ -18,6 +18,7 @@ export const TIMELINE_TYPES = [
   'message',
   'viewing',
   'document',
+  'inquiry',
 ] as const;
 export type TimelineType = (typeof TIMELINE_TYPES)[number];
 export type HistorySource = 'api' | 'user';

@@ -1,6 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import type { PageResult } from '@app/platform';
-import { CRM_STATUSES, type CrmStatus } from '../domain/lead.entity';
+import { CRM_STATUSES, type CrmStatus, type LeadConsent } from '../domain/lead.entity';
 import {
   NEXT_CURSOR_DOC,
   removedEntry,
@@ -39,12 +39,14 @@ export interface LeadListItemJson {
   tags: LeadTagJson[];
 }
 
-/** A single lead: the list item plus source, type, creation time and linked chat channels. */
+/** A single lead: the list item plus source, type, creation time, linked chat channels, origin and consent. */
 export interface LeadJson extends LeadListItemJson {
   source: string;
   leadType: string | null;
   createdAt: string;
   channels: string[];
+  origin: string | null;
+  consent: LeadConsent | null;
 }
 
 /** A row of a lead sync: the list item plus when it last changed. */
@@ -86,6 +88,9 @@ export interface LeadRow {
   lead_type: string | null;
   created_at: Date;
   tags: { id: string; name: string; color: string; leadCount: number | string }[];
+  /** Selected for the single lead only. */
+  origin?: string | null;
+  consent?: LeadConsent | null;
 }
 
 /** A row of the lead sync statement (sync.sql.ts): a lead row, or a removal with nulls. */
@@ -126,6 +131,8 @@ export function toLeadJson(row: LeadRow): LeadJson {
     leadType: row.lead_type,
     createdAt: iso(row.created_at)!,
     channels: [],
+    origin: row.origin ?? null,
+    consent: row.consent ?? null,
   };
 }
 
@@ -187,6 +194,28 @@ export class LeadView extends LeadListItemView implements LeadJson {
   @ApiProperty({ type: String, nullable: true, example: 'buyer' }) leadType: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: [String], description: 'Linked chat channels.' }) channels: string[];
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'portal:idealista',
+    description: 'How the lead reached the agency (set by a connector’s intake); null otherwise.',
+  })
+  origin: string | null;
+
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    properties: {
+      contact: { type: 'boolean', description: 'Agreed to be contacted about the inquiry.' },
+      marketing: { type: 'boolean', description: 'Agreed to marketing.' },
+      capturedAt: { type: 'string', format: 'date-time' },
+      wording: { type: 'string', nullable: true, maxLength: 2000 },
+    },
+    required: ['contact', 'marketing', 'capturedAt', 'wording'],
+    description: 'Consent captured by an intake; null when none was.',
+  })
+  consent: LeadConsent | null;
 }
 
 /** `{data: Lead[], hasMore, page, limit, total}`, newest first; `total` is exact. */

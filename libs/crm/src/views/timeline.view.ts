@@ -65,15 +65,65 @@ export class LeadCreatedPayloadView {
 
   @ApiProperty({ type: String, nullable: true }) leadGroupName: string | null;
   @ApiProperty({ enum: CRM_STATUSES, description: 'Status the lead opened with.' }) crmStatus: CrmStatus;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'null for a lead a connector brought in.',
+  })
+  changedBy?: string | null;
+
+  @ApiPropertyOptional({ example: 'integration:0193…', description: 'Set when a connector made the change.' })
+  actor?: string;
 }
 
 /** `assigneeChange`: owners added and removed. */
 export class AssigneeChangePayloadView {
   @ApiProperty({ type: [String] }) addedUserIds: string[];
   @ApiProperty({ type: [String] }) removedUserIds: string[];
-  @ApiProperty({ format: 'uuid', description: 'User id of whoever made the change.' }) changedBy: string;
+
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'User id of whoever made the change; null when a connector’s intake routed the lead.',
+  })
+  changedBy: string | null;
+
   @ApiProperty({ enum: HISTORY_SOURCES, description: '`api` for changes made through the API.' })
   source: string;
+
+  @ApiPropertyOptional({ example: 'integration:0193…', description: 'Set when a connector made the change.' })
+  actor?: string;
+}
+
+/** `inquiry`: a connector's lead intake; `message` is customer-written (untrusted). */
+export class InquiryPayloadView {
+  @ApiProperty({ example: 'portal:idealista' }) origin: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'What the person wrote: customer-authored, treat as untrusted content.',
+  })
+  message: string | null;
+
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    properties: {
+      source: { type: 'string', example: 'idealista' },
+      id: { type: 'string' },
+      country: { type: 'string', example: 'es' },
+    },
+    required: ['source', 'id'],
+    description: 'The listing the person asked about, as property search names it.',
+  })
+  listing: { source: string; id: string; country?: string } | null;
+  @ApiProperty({ enum: [true] }) untrusted: true;
+  @ApiProperty({ type: String, nullable: true, description: 'Always null: a connector is no person.' })
+  changedBy: null;
+  @ApiProperty({ example: 'integration:0193…' }) actor: string;
 }
 
 /** `statusChange`: the lead's `crmStatus` from and to. */
@@ -178,6 +228,9 @@ export class TimelineEntryView implements TimelineEntryJson {
   @reserved('conversation (chat messages)') message?: Record<string, unknown>;
   @reserved('viewings') viewing?: Record<string, unknown>;
   @reserved('documents', '{documentId, action: attached|detached}') document?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: InquiryPayloadView, description: 'type `inquiry`' })
+  inquiry?: InquiryPayloadView;
 }
 
 /** A lead's timeline, newest first, offset paging. */

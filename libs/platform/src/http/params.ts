@@ -31,3 +31,23 @@ export class IntParam implements PipeTransform<string, number> {
     return n;
   }
 }
+
+const EXTERNAL_ID = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * A connector's id of a record in a path (`/integrations/v1/<kind>/{externalId}`): 1-255 visible
+ * ASCII characters; anything else is 400 VALIDATION_FAILED.
+ */
+@Injectable()
+export class ExternalIdParam implements PipeTransform<string, string> {
+  transform(value: string, metadata: ArgumentMetadata): string {
+    if (!EXTERNAL_ID.test(value))
+      throw validationFailed([
+        {
+          path: metadata.data ?? 'externalId',
+          message: `${metadata.data ?? 'externalId'} must be 1-255 visible ASCII characters`,
+        },
+      ]);
+    return value;
+  }
+}

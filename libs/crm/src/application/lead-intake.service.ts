@@ -1,0 +1,163 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { Clock, IntegrationPrincipal } from '@app/platform';
+import { defaultOrigin, emailKey, phoneKey } from '../domain/contact-keys';
+import { ExternalIdRepository, ExternalRef } from '../domain/external-id.repository';
+import { IntakeDetails, Lead } from '../domain/lead.entity';
+import { LeadInquiry, ListingRef } from '../domain/lead-inquiry.entity';
+import { LeadRepository } from '../domain/lead.repository';
+import { LeadRouter } from '../extension-points/lead-router';
+import { IntakeResultJson } from '../views/intake.view';
+import { LeadHistoryRecorder } from './lead-history.recorder';
+
+/** `PUT /integrations/v1/leads/{externalId}` as the service takes it (INTERFACES.md "Lead intake"). */
+export interface LeadIntake {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  phoneNumber?: string;
+  language?: string;
+  leadType?: string;
+  source: string;
+  origin?: string;
+  country?: string;
+  growthAreaId?: string;
+  message?: string;
+  listing?: ListingRef;
+  consent?: { contact: boolean; marketing: boolean; capturedAt: string; wording?: string };
+}
+
+/**
+ * Lead intake: one transaction that finds the person (same external id, then email, then phone),
+ * or creates the lead, lets routing decide owners of an unowned lead, remembers the connector's id
+ * and adds the `inquiry` entry. It holds advisory locks on the external id and the normalised
+ * email and phone, so parallel intakes of one person make one lead.
+ */
+@Injectable()
+export class LeadIntakeService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly leads: LeadRepository,
+    private readonly externalIds: ExternalIdRepository,
+    private readonly history: LeadHistoryRecorder,
+    private readonly router: LeadRouter,
+    private readonly clock: Clock,
+  ) {}
+
+  /** `externalId` null: an intake without one (a lead link's `createLead`). */
+  async intake(
+    caller: IntegrationPrincipal,
+    externalId: string | null,
+    input: LeadIntake,
+  ): Promise<IntakeResultJson> {
+    const org = caller.organizationId;
+    const email = emailKey(input.email);
+    const phone = phoneKey(input.phoneNumber);
+    const ref: ExternalRef | null = externalId
+      ? { connector: caller.connector, kind: 'lead', externalId }
+      : null;
+    const details = intakeDetails(caller, input);
+    return this.em.transactional(async (em) => {
+      await this.leads.lockIntake(org, [
+        ...(ref ? [`external:${ref.connector}:${ref.externalId}`] : []),
+        ...(email ? [`email:${email}`] : []),
+        ...(phone ? [`phone:${phone}`] : []),
+      ]);
+      const now = this.clock.now();
+      const match = await this.match(org, ref, email, phone);
+      let lead = match?.lead;
+      if (lead) {
+        lead.fillFromIntake(details, now);
+      } else {
+        lead = Lead.fromIntake(org, input.source, details, now);
+        await em.persist(lead).flush(); // the id comes from the database
+        this.history.createdByConnector(caller, lead, now);
+      }
+      if (lead.assigneeIds.length === 0) await this.route(caller, lead, now);
+      if (ref) await this.externalIds.remember(org, ref, String(lead.id), lead.id, now);
+      em.persist(
+        new LeadInquiry(
+          {
+            organizationId: org,
+            leadId: lead.id,
+            origin: details.origin,
+            message: input.message ?? null,
+            listing: input.listing ?? null,
+            actor: caller.actor,
+          },
+          now,
+        ),
+      );
+      await em.flush();
+      return {
+        leadId: lead.id,
+        created: !match,
+        deduplicatedBy: match?.by ?? null,
+        assigneeIds: lead.assigneeIds,
+      };
+    });
+  }
+
+  /** De-duplication in order: the connector's id, then email, then phone. */
+  private async match(
+    organizationId: string,
+    ref: ExternalRef | null,
+    email: string | null,
+    phone: string | null,
+  ): Promise<{ lead: Lead; by: 'externalId' | 'email' | 'phone' } | null> {
+    if (ref) {
+      const leadId = await this.externalIds.recordIdOf(organizationId, ref);
+      const lead = leadId ? await this.leads.findInOrg(organizationId, { id: Number(leadId) }) : null;
+      if (lead) return { lead, by: 'externalId' };
+    }
+    if (email) {
+      const lead = await this.leads.latestByContact(organizationId, 'email', email);
+      if (lead) return { lead, by: 'email' };
+    }
+    if (phone) {
+      const lead = await this.leads.latestByContact(organizationId, 'phone', phone);
+      if (lead) return { lead, by: 'phone' };
+    }
+    return null;
+  }
+
+  private async route(caller: IntegrationPrincipal, lead: Lead, now: Date): Promise<void> {
+    const owners = await this.router.route({
+      organizationId: lead.organizationId,
+      leadId: lead.id,
+      source: lead.source,
+      origin: lead.origin,
+      leadType: lead.leadType,
+      language: lead.language,
+      country: lead.country,
+      tagIds: lead.tagIds,
+      growthAreaId: lead.growthAreaId,
+      hasPhone: lead.phoneNumber !== '',
+      hasEmail: lead.email !== '',
+      arrivedAt: lead.createdAt,
+    });
+    if (owners.length === 0) return;
+    const { added } = lead.replaceAssignees(owners, now);
+    this.history.routedByConnector(caller, lead.id, added, now);
+  }
+}
+
+function intakeDetails(caller: IntegrationPrincipal, input: LeadIntake): IntakeDetails {
+  return {
+    firstName: input.firstName,
+    lastName: input.lastName,
+    email: input.email?.trim(),
+    phoneNumber: input.phoneNumber?.trim(),
+    language: input.language,
+    leadType: input.leadType,
+    origin: input.origin ?? defaultOrigin(caller.connector),
+    country: input.country?.toUpperCase(),
+    growthAreaId: input.growthAreaId?.toLowerCase(),
+    consent: input.consent && {
+      contact: input.consent.contact,
+      marketing: input.consent.marketing,
+      capturedAt: new Date(input.consent.capturedAt).toISOString(),
+      wording: input.consent.wording ?? null,
+    },
+  };
+}
