@@ -8,6 +8,8 @@ import { Migration20261124030000_calendar } from './Migration20261124030000_cale
 import { Migration20261124040000_deals } from './Migration20261124040000_deals';
 import { Migration20261126000000_integration_keys } from './Migration20261126000000_integration_keys';
 import { Migration20261126010000_lead_intake } from './Migration20261126010000_lead_intake';
+import { Migration20261127000000_ingest_records } from './Migration20261127000000_ingest_records';
+import { Migration20261127010000_viewings } from './Migration20261127010000_viewings';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -21,6 +23,8 @@ export const MIGRATIONS = [
   Migration20261124040000_deals,
   Migration20261126000000_integration_keys,
   Migration20261126010000_lead_intake,
+  Migration20261127000000_ingest_records,
+  Migration20261127010000_viewings,
 ].map((migration) => ({
   name: migration.name,
   class: migration,
