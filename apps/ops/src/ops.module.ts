@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, ConfigModule, DatabaseModule } from '@app/platform';
+import { CrmModule } from '@app/crm';
 import { IdentityModule } from '@app/identity';
 import { DemoSeeder } from './seed/demo-seeder';
 
@@ -9,7 +10,7 @@ export class OpsModule {
   static forRoot(config: AppConfig = AppConfig.fromEnv()): DynamicModule {
     return {
       module: OpsModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(), IdentityModule],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(), IdentityModule, CrmModule],
       providers: [DemoSeeder],
     };
   }

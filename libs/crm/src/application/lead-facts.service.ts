@@ -36,9 +36,11 @@ export class LeadFactsService {
   /** `npm run ops -- facts:rebuild --org <id>`: every lead of the organization, in one statement. */
   async rebuild(organizationId: string): Promise<FactsRebuildJson> {
     const statement = leadFactsStatement(organizationId, null, this.clock.now());
-    const [row] = await this.em.fork().transactional((em) =>
-      em.execute<{ leads: string; touched: string }[]>(statement.sql, statement.params),
-    );
+    const [row] = await this.em
+      .fork()
+      .transactional((em) =>
+        em.execute<{ leads: string; touched: string }[]>(statement.sql, statement.params),
+      );
     return { organizationId, leads: Number(row.leads), changed: Number(row.touched) };
   }
 }

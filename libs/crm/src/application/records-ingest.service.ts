@@ -159,9 +159,15 @@ export class RecordsIngestService {
     );
   }
 
-  upsertEmail(caller: IntegrationPrincipal, externalId: string, input: EmailInput): Promise<UpsertResultJson> {
+  upsertEmail(
+    caller: IntegrationPrincipal,
+    externalId: string,
+    input: EmailInput,
+  ): Promise<UpsertResultJson> {
     if (input.source === 'captured' && input.captureDirection === undefined)
-      throw validationFailed([{ path: 'captureDirection', message: 'captureDirection is required for captured emails' }]);
+      throw validationFailed([
+        { path: 'captureDirection', message: 'captureDirection is required for captured emails' },
+      ]);
     return this.upsert(caller, input, 'email', (leadId, id, now) =>
       emailUpsertStatement({
         ...this.key(caller, externalId),
@@ -170,7 +176,8 @@ export class RecordsIngestService {
         actor: caller.actor,
         now,
         source: input.source,
-        captureDirection: input.source === 'captured' ? emailDirection(input.source, input.captureDirection) : null,
+        captureDirection:
+          input.source === 'captured' ? emailDirection(input.source, input.captureDirection) : null,
         subject: input.subject,
         status: input.status,
         fromAddress: input.fromAddress,
@@ -207,7 +214,11 @@ export class RecordsIngestService {
     const analysis = {
       summary: input.summary,
       sentiment: input.sentiment,
-      objections: input.objections.map((o) => ({ topic: o.topic, quote: o.quote ?? null, handled: o.handled })),
+      objections: input.objections.map((o) => ({
+        topic: o.topic,
+        quote: o.quote ?? null,
+        handled: o.handled,
+      })),
       nextSteps: input.nextSteps.map((s) => ({
         text: s.text,
         owner: s.owner,

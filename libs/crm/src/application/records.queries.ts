@@ -20,12 +20,7 @@ import {
 } from '../views/conversation.view';
 import { EmailJson, EmailRow, toEmailJson } from '../views/email.view';
 import { LeadAccess } from './lead-access';
-import {
-  callPartStatement,
-  callsPageStatement,
-  conversationStatement,
-  emailsStatement,
-} from './records.sql';
+import { callPartStatement, callsPageStatement, conversationStatement, emailsStatement } from './records.sql';
 
 export interface ConversationQuery {
   limit: number;
@@ -45,7 +40,12 @@ export class RecordsQueries {
     private readonly access: LeadAccess,
   ) {}
 
-  async calls(actor: Principal, leadId: number, offset: number, limit: number): Promise<OffsetResult<CallJson>> {
+  async calls(
+    actor: Principal,
+    leadId: number,
+    offset: number,
+    limit: number,
+  ): Promise<OffsetResult<CallJson>> {
     await this.access.reachableLead(actor, leadId);
     const rows = await this.run<CallRow & { total: string }>(
       callsPageStatement(actor.organizationId, leadId, offset, limit),
@@ -85,9 +85,10 @@ export class RecordsQueries {
     await this.access.reachableLead(actor, leadId);
     const rows = await this.run<ChatMessageRow>(conversationStatement(actor.organizationId, leadId, query));
     if (rows.length <= query.limit) return conversationJson(leadId, rows.map(toChatMessageJson), false);
-    const next = rows[query.limit].at.getTime();
+    const time = (row: ChatMessageRow) => new Date(row.at).getTime();
+    const next = time(rows[query.limit]);
     let end = query.limit;
-    while (end > 0 && rows[end - 1].at.getTime() === next) end--;
+    while (end > 0 && time(rows[end - 1]) === next) end--;
     if (end === 0) end = query.limit;
     return conversationJson(leadId, rows.slice(0, end).map(toChatMessageJson), true);
   }

@@ -45,8 +45,10 @@ export const RECORD_LIMITS = {
  * An email's direction: a captured email says it (`captureDirection`); automated and manual emails
  * are sent by the agency. What the upsert keeps from changing, what the timeline shows.
  */
-export const emailDirection = (source: EmailSource, captureDirection: Direction | null | undefined): Direction =>
-  source === 'captured' ? (captureDirection ?? 'inbound') : 'outbound';
+export const emailDirection = (
+  source: EmailSource,
+  captureDirection: Direction | null | undefined,
+): Direction => (source === 'captured' ? (captureDirection ?? 'inbound') : 'outbound');
 
 /** The fixed sentence every conversation answer carries. */
 export const UNTRUSTED_NOTE =

@@ -13,7 +13,13 @@ import {
 } from '@app/platform';
 import { RecordsIngestService } from '../application/records-ingest.service';
 import { UpsertResultJson, UpsertResultView } from '../views/record-upsert.view';
-import { AnalysisDto, CallUpsertDto, EmailUpsertDto, MessageUpsertDto, TranscriptDto } from './dto/records.dto';
+import {
+  AnalysisDto,
+  CallUpsertDto,
+  EmailUpsertDto,
+  MessageUpsertDto,
+  TranscriptDto,
+} from './dto/records.dto';
 
 const EXTERNAL_ID = 'an `externalId` that is not 1-255 visible ASCII characters';
 const LINK_RULES =
@@ -31,7 +37,10 @@ const Upsert = (kind: string, ...validation: string[]) =>
     IntegrationRoute(),
     ApiCreatedResponse({ type: UpsertResultView, description: `A new ${kind}.` }),
     ApiOkResponse({ type: UpsertResultView, description: `The ${kind} existed; its fields were replaced.` }),
-    ApiJsonBodyErrors(`VALIDATION_FAILED also for ${EXTERNAL_ID}, or both \`leadId\` and \`contact\`.`, ...validation),
+    ApiJsonBodyErrors(
+      `VALIDATION_FAILED also for ${EXTERNAL_ID}, or both \`leadId\` and \`contact\`.`,
+      ...validation,
+    ),
     ApiNotFoundError('Lead', 'when `leadId` names no lead of the organization'),
     ApiConflictError(`CONFLICT: the ${kind} exists on another lead, or with another direction.`),
     ApiErrorResponse(422, 'UNPROCESSABLE: `contact` matches no lead and `createLead` is not true.'),

@@ -33,10 +33,14 @@ export interface CallRow {
   has_recording: boolean;
   has_transcript: boolean;
   has_analysis: boolean;
-  started_at: Date;
-  ended_at: Date | null;
-  created_at: Date;
+  started_at: Date | string;
+  ended_at: Date | string | null;
+  created_at: Date | string;
 }
+
+/** Timestamps come back from SQL as text or Date. */
+const iso = (value: Date | string | null): string | null =>
+  value === null ? null : new Date(value).toISOString();
 
 export const toCallJson = (row: CallRow): CallJson => ({
   id: row.id,
@@ -50,9 +54,9 @@ export const toCallJson = (row: CallRow): CallJson => ({
   hasRecording: row.has_recording,
   hasTranscript: row.has_transcript,
   hasAnalysis: row.has_analysis,
-  startedAt: row.started_at.toISOString(),
-  endedAt: row.ended_at?.toISOString() ?? null,
-  createdAt: row.created_at.toISOString(),
+  startedAt: new Date(row.started_at).toISOString(),
+  endedAt: iso(row.ended_at),
+  createdAt: new Date(row.created_at).toISOString(),
 });
 
 /** The answer when nothing is stored yet. */
@@ -111,7 +115,8 @@ export class CallPageView implements OffsetResult<CallJson> {
 
 export class TranscriptView implements TranscriptJson {
   @ApiProperty({ format: 'uuid' }) callId: string;
-  @ApiProperty({ description: 'False when no transcript is stored (then `message` says so).' }) available: boolean;
+  @ApiProperty({ description: 'False when no transcript is stored (then `message` says so).' })
+  available: boolean;
   @ApiPropertyOptional({ example: NO_TRANSCRIPT, description: 'Only when `available` is false.' })
   message?: string;
   @ApiPropertyOptional({
@@ -149,7 +154,8 @@ export class AnalysisView implements AnalysisJson {
   [field: string]: unknown;
 
   @ApiProperty({ format: 'uuid' }) callId: string;
-  @ApiProperty({ description: 'False when no analysis is stored (then `message` says so).' }) available: boolean;
+  @ApiProperty({ description: 'False when no analysis is stored (then `message` says so).' })
+  available: boolean;
   @ApiPropertyOptional({ example: NO_ANALYSIS, description: 'Only when `available` is false.' })
   message?: string;
   @ApiPropertyOptional({ maxLength: 5000 }) summary?: string;

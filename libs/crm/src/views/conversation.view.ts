@@ -30,7 +30,7 @@ export interface ChatMessageRow {
   kind: string;
   direction: string;
   status: string;
-  at: Date;
+  at: Date | string;
   body: string;
   truncated: boolean;
   files: string[];
@@ -43,7 +43,7 @@ export const toChatMessageJson = (row: ChatMessageRow): ChatMessageJson => ({
   kind: row.kind,
   direction: row.direction,
   status: row.status,
-  at: row.at.toISOString(),
+  at: new Date(row.at).toISOString(),
   body: row.body,
   truncated: row.truncated,
   files: row.files,
@@ -63,7 +63,8 @@ export class ChatMessageView implements ChatMessageJson {
   @ApiProperty({ enum: DIRECTIONS }) direction: string;
   @ApiProperty({ enum: MESSAGE_STATUSES }) status: string;
   @ApiProperty({ format: 'date-time' }) at: string;
-  @ApiProperty({ maxLength: 1000, description: 'Cut at 1,000 characters (`truncated` says so).' }) body: string;
+  @ApiProperty({ maxLength: 1000, description: 'Cut at 1,000 characters (`truncated` says so).' })
+  body: string;
   @ApiProperty() truncated: boolean;
   @ApiProperty({ type: [String], description: 'File names only.' }) files: string[];
 

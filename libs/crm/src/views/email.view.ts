@@ -29,11 +29,15 @@ export interface EmailRow {
   from_address: string;
   recipient_email: string;
   body_text: string;
-  sent_at: Date | null;
-  message_at: Date;
-  captured_at: Date | null;
-  created_at: Date;
+  sent_at: Date | string | null;
+  message_at: Date | string;
+  captured_at: Date | string | null;
+  created_at: Date | string;
 }
+
+/** Timestamps come back from SQL as text or Date. */
+const iso = (value: Date | string | null): string | null =>
+  value === null ? null : new Date(value).toISOString();
 
 export function toEmailJson(row: EmailRow): EmailJson {
   const email: EmailJson = {
@@ -45,10 +49,10 @@ export function toEmailJson(row: EmailRow): EmailJson {
     fromAddress: row.from_address,
     recipientEmail: row.recipient_email,
     bodyText: row.body_text,
-    sentAt: row.sent_at?.toISOString() ?? null,
-    messageAt: row.message_at.toISOString(),
-    capturedAt: row.captured_at?.toISOString() ?? null,
-    createdAt: row.created_at.toISOString(),
+    sentAt: iso(row.sent_at),
+    messageAt: new Date(row.message_at).toISOString(),
+    capturedAt: iso(row.captured_at),
+    createdAt: new Date(row.created_at).toISOString(),
   };
   if (row.capture_direction === 'inbound') email.untrusted = true;
   return email;

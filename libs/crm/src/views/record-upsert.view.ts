@@ -16,6 +16,8 @@ export class UpsertResultView implements UpsertResultJson {
 
   @ApiProperty({ type: 'integer', example: 1042 }) leadId: number;
 
-  @ApiProperty({ description: 'True on the first write (201); false when an existing record was replaced (200).' })
+  @ApiProperty({
+    description: 'True on the first write (201); false when an existing record was replaced (200).',
+  })
   created: boolean;
 }

@@ -177,7 +177,10 @@ export class DealPayloadView {
 class ConnectorChangeView {
   @ApiProperty({ type: String, nullable: true, description: 'Always null: a connector is no person.' })
   changedBy: null;
-  @ApiProperty({ example: 'integration:0193…', description: '`integration:<keyId>` of the key that wrote it.' })
+  @ApiProperty({
+    example: 'integration:0193…',
+    description: '`integration:<keyId>` of the key that wrote it.',
+  })
   actor: string;
 }
 

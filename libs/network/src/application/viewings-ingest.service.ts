@@ -2,7 +2,14 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { LeadLink, LeadLinks, UpsertResultJson } from '@app/crm';
-import { Clock, conflict, IntegrationPrincipal, notFound, preparedRows, validationFailed } from '@app/platform';
+import {
+  Clock,
+  conflict,
+  IntegrationPrincipal,
+  notFound,
+  preparedRows,
+  validationFailed,
+} from '@app/platform';
 import { integrationSource, ViewingKind, ViewingStatus } from '../domain/viewing';
 import { leadsOfOrganizationStatement, viewingUpsertStatement } from './viewings.sql';
 

@@ -26,15 +26,17 @@ export class ViewingsCalendarSource implements CalendarSource, BusySource {
   constructor(private readonly em: EntityManager) {}
 
   async items(request: CalendarRequest): Promise<CalendarItemJson[]> {
-    const rows = await preparedRows<{ id: string; lead_id: string; status: string; viewing_at: Date }>(
-      this.em,
-      agentViewingsStatement(request.organizationId, request.userId, request, request.limit),
-    );
+    const rows = await preparedRows<{
+      id: string;
+      lead_id: string;
+      status: string;
+      viewing_at: Date | string;
+    }>(this.em, agentViewingsStatement(request.organizationId, request.userId, request, request.limit));
     return rows.map((row) => ({
       kind: 'viewing',
       title: 'Viewing',
-      startsAt: row.viewing_at.toISOString(),
-      endsAt: new Date(row.viewing_at.getTime() + VIEWING_DURATION_MS).toISOString(),
+      startsAt: new Date(row.viewing_at).toISOString(),
+      endsAt: new Date(new Date(row.viewing_at).getTime() + VIEWING_DURATION_MS).toISOString(),
       allDay: false,
       status: row.status,
       leadId: Number(row.lead_id),
@@ -46,13 +48,13 @@ export class ViewingsCalendarSource implements CalendarSource, BusySource {
   }
 
   async busyTimes(request: BusyRequest): Promise<BusyTime[]> {
-    const rows = await preparedRows<{ viewing_at: Date }>(
+    const rows = await preparedRows<{ viewing_at: Date | string }>(
       this.em,
       busyViewingsStatement(request.organizationId, request.userId, request.leadId, request),
     );
-    return rows.map((row) => ({
-      startsAt: row.viewing_at,
-      endsAt: new Date(row.viewing_at.getTime() + VIEWING_DURATION_MS),
-    }));
+    return rows.map((row) => {
+      const startsAt = new Date(row.viewing_at);
+      return { startsAt, endsAt: new Date(startsAt.getTime() + VIEWING_DURATION_MS) };
+    });
   }
 }

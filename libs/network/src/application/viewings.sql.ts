@@ -98,11 +98,20 @@ export function busyViewingsStatement(
   leadId: number | null,
   window: { startsAt: Date; endsAt: Date },
 ): Statement {
-  const whose = leadId === null ? 'v.agent_user_id = ?' : '(v.agent_user_id = ? or v.lead_id = ? or ? = any(v.other_lead_ids))';
+  const whose =
+    leadId === null
+      ? 'v.agent_user_id = ?'
+      : '(v.agent_user_id = ? or v.lead_id = ? or ? = any(v.other_lead_ids))';
   return {
     sql: `select v.viewing_at from viewings v
            where v.organization_id = ? and v.status = 'scheduled' and ${whose}
              and v.viewing_at > ?::timestamptz - ${hour} and v.viewing_at < ?`,
-    params: [organizationId, userId, ...(leadId === null ? [] : [leadId, leadId]), window.startsAt, window.endsAt],
+    params: [
+      organizationId,
+      userId,
+      ...(leadId === null ? [] : [leadId, leadId]),
+      window.startsAt,
+      window.endsAt,
+    ],
   };
 }

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
-import { Type } from "class-transformer";
+import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -84,12 +84,18 @@ export class CallUpsertDto extends LeadLinkDto implements CallInput {
   @ApiProperty(INSTANT) @Instant() startedAt: string;
   @ApiPropertyOptional(INSTANT) @IsOmittable() @Instant() endedAt?: string;
 
-  @ApiPropertyOptional({ ...PERSON_ID, description: 'The member on the call (or `ownerEmail`); else no owner.' })
+  @ApiPropertyOptional({
+    ...PERSON_ID,
+    description: 'The member on the call (or `ownerEmail`); else no owner.',
+  })
   @IsOmittable()
   @IsUUID('all')
   ownerUserId?: string;
 
-  @ApiPropertyOptional({ ...PERSON_EMAIL, description: 'The member on the call by email; not a member: no owner.' })
+  @ApiPropertyOptional({
+    ...PERSON_EMAIL,
+    description: 'The member on the call by email; not a member: no owner.',
+  })
   @IsOmittable()
   @IsString()
   @MaxLength(320)
@@ -154,7 +160,9 @@ export class AnalysisDto implements AnalysisInput {
   @ApiProperty({ type: SentimentDto }) @ValidateNested() @Type(() => SentimentDto) sentiment: SentimentDto;
   @ApiProperty({ type: [ObjectionDto], maxItems: 50 }) @items(ObjectionDto) objections: ObjectionDto[];
   @ApiProperty({ type: [NextStepDto], maxItems: 50 }) @items(NextStepDto) nextSteps: NextStepDto[];
-  @ApiProperty({ type: [CoachingTipDto], maxItems: 50 }) @items(CoachingTipDto) coachingTips: CoachingTipDto[];
+  @ApiProperty({ type: [CoachingTipDto], maxItems: 50 })
+  @items(CoachingTipDto)
+  coachingTips: CoachingTipDto[];
 
   @ApiProperty({
     type: [String],
@@ -193,7 +201,11 @@ export class MessageUpsertDto extends LeadLinkDto implements MessageInput {
   @MaxLength(RECORD_LIMITS.messageBody)
   body: string;
 
-  @ApiPropertyOptional({ type: [FileNameDto], maxItems: RECORD_LIMITS.messageFiles, description: 'Names only.' })
+  @ApiPropertyOptional({
+    type: [FileNameDto],
+    maxItems: RECORD_LIMITS.messageFiles,
+    description: 'Names only.',
+  })
   @IsOmittable()
   @IsArray()
   @ArrayMaxSize(RECORD_LIMITS.messageFiles)

@@ -46,7 +46,10 @@ export class ViewingUpsertDto extends LeadLinkDto implements ViewingInput {
   @Max(Number.MAX_SAFE_INTEGER, { each: true })
   otherLeadIds?: number[];
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'The agent (or `agentEmail`); not a member: no agent.' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'The agent (or `agentEmail`); not a member: no agent.',
+  })
   @IsOmittable()
   @IsUUID('all')
   agentUserId?: string;
