@@ -33,6 +33,11 @@ export class LeadFactsService {
     await preparedRows(em, leadFactsStatement(organizationId, leadId, now));
   }
 
+  /** One lead's facts, in a transaction of their own (a record written outside the connector routes). */
+  async refresh(organizationId: string, leadId: number): Promise<void> {
+    await this.em.fork().transactional((em) => this.recompute(em, organizationId, leadId, this.clock.now()));
+  }
+
   /** `npm run ops -- facts:rebuild --org <id>`: every lead of the organization, in one statement. */
   async rebuild(organizationId: string): Promise<FactsRebuildJson> {
     const statement = leadFactsStatement(organizationId, null, this.clock.now());
