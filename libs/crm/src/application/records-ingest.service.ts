@@ -112,7 +112,7 @@ export class RecordsIngestService {
 
   upsertCall(caller: IntegrationPrincipal, externalId: string, input: CallInput): Promise<UpsertResultJson> {
     const owner = onePerson({ ...input }, 'ownerUserId', 'ownerEmail');
-    return this.upsert(caller, input, 'call', (leadId, id, now) =>
+    return this.write(caller, input, 'call', (leadId, id, now) =>
       callUpsertStatement({
         ...this.key(caller, externalId),
         id,
@@ -139,7 +139,7 @@ export class RecordsIngestService {
     input: MessageInput,
   ): Promise<UpsertResultJson> {
     const sender = onePerson({ ...input }, 'sentByUserId', 'sentByEmail');
-    return this.upsert(caller, input, 'message', (leadId, id, now) =>
+    return this.write(caller, input, 'message', (leadId, id, now) =>
       messageUpsertStatement({
         ...this.key(caller, externalId),
         id,
@@ -168,7 +168,7 @@ export class RecordsIngestService {
       throw validationFailed([
         { path: 'captureDirection', message: 'captureDirection is required for captured emails' },
       ]);
-    return this.upsert(caller, input, 'email', (leadId, id, now) =>
+    return this.write(caller, input, 'email', (leadId, id, now) =>
       emailUpsertStatement({
         ...this.key(caller, externalId),
         id,
@@ -246,7 +246,7 @@ export class RecordsIngestService {
   }
 
   /** The lead link, the upsert, the facts: one transaction. */
-  private upsert(
+  private write(
     caller: IntegrationPrincipal,
     link: LeadLink,
     kind: string,

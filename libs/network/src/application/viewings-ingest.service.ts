@@ -39,7 +39,7 @@ export class ViewingsIngestService {
     private readonly clock: Clock,
   ) {}
 
-  upsert(caller: IntegrationPrincipal, externalId: string, input: ViewingInput): Promise<UpsertResultJson> {
+  store(caller: IntegrationPrincipal, externalId: string, input: ViewingInput): Promise<UpsertResultJson> {
     if (input.agentUserId !== undefined && input.agentEmail !== undefined)
       throw validationFailed([{ path: 'agentEmail', message: 'send agentUserId or agentEmail, not both' }]);
     return this.em.transactional(async (em) => {

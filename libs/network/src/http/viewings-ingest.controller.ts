@@ -47,6 +47,6 @@ export class ViewingsIngestController {
     @Body() body: ViewingUpsertDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<UpsertResultJson> {
-    return answered(res, await this.viewings.upsert(caller, externalId, body));
+    return answered(res, await this.viewings.store(caller, externalId, body));
   }
 }
