@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, ConfigModule, DatabaseModule } from '@app/platform';
-import { CrmModule } from '@app/crm';
+import { LeadFactsService } from '@app/crm';
 import { IdentityModule } from '@app/identity';
 import { DemoSeeder } from './seed/demo-seeder';
 
@@ -10,8 +10,9 @@ export class OpsModule {
   static forRoot(config: AppConfig = AppConfig.fromEnv()): DynamicModule {
     return {
       module: OpsModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(), IdentityModule, CrmModule],
-      providers: [DemoSeeder],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(), IdentityModule],
+      // the lead facts need only the database: the CRM's HTTP side stays out of the CLI
+      providers: [DemoSeeder, LeadFactsService],
     };
   }
 }
