@@ -66,3 +66,55 @@ describe('Task', () => {
     expect(t.completedAt).toBeNull();
   });
 });
+
+describe('Lead from a connector', () => {
+  const consent = (capturedAt: string) => ({ contact: true, marketing: false, capturedAt, wording: null });
+
+  it('opens as an unassigned `lead` with its origin and a phone key', () => {
+    const made = Lead.fromIntake(
+      'org',
+      'idealista',
+      { email: 'a@x.es', phoneNumber: '612 34 56 78', origin: 'portal:idealista' },
+      NOW,
+    );
+    expect(made).toMatchObject({
+      crmStatus: 'lead',
+      assigneeIds: [],
+      source: 'idealista',
+      firstName: '',
+      origin: 'portal:idealista',
+      phoneKey: '+34612345678',
+    });
+  });
+
+  it('fills only empty fields; a consent captured later replaces the stored one', () => {
+    const made = Lead.fromIntake(
+      'org',
+      'x',
+      { firstName: 'Ana', origin: 'other:x', consent: consent('2026-11-20T00:00:00.000Z') },
+      NOW,
+    );
+    const filled = made.fillFromIntake(
+      {
+        firstName: 'Anna',
+        lastName: 'Ruiz',
+        phoneNumber: '+34 600 000 001',
+        origin: 'portal:y',
+        consent: consent('2026-11-19T00:00:00.000Z'),
+      },
+      NOW,
+    );
+    expect(filled).toEqual(['lastName', 'phoneNumber']);
+    expect(made).toMatchObject({
+      firstName: 'Ana',
+      lastName: 'Ruiz',
+      origin: 'other:x',
+      phoneKey: '+34600000001',
+    });
+    expect(made.consent?.capturedAt).toBe('2026-11-20T00:00:00.000Z');
+    expect(
+      made.fillFromIntake({ origin: 'other:x', consent: consent('2026-11-21T00:00:00.000Z') }, NOW),
+    ).toEqual(['consent']);
+    expect(made.consent?.capturedAt).toBe('2026-11-21T00:00:00.000Z');
+  });
+});
