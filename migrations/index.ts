@@ -6,8 +6,10 @@ import { Migration20261124000000_sync } from './Migration20261124000000_sync';
 import { Migration20261124010000_idempotency_attempts } from './Migration20261124010000_idempotency_attempts';
 import { Migration20261124030000_calendar } from './Migration20261124030000_calendar';
 import { Migration20261124040000_deals } from './Migration20261124040000_deals';
-import { Migration20261126000000_integration_keys } from './Migration20261126000000_integration_keys';
-import { Migration20261126010000_lead_intake } from './Migration20261126010000_lead_intake';
+import { Migration20261124050000_integration_keys } from './Migration20261124050000_integration_keys';
+import { Migration20261124060000_lead_intake } from './Migration20261124060000_lead_intake';
+import { Migration20261124070000_ingest_records } from './Migration20261124070000_ingest_records';
+import { Migration20261124080000_viewings } from './Migration20261124080000_viewings';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -19,8 +21,10 @@ export const MIGRATIONS = [
   Migration20261124010000_idempotency_attempts,
   Migration20261124030000_calendar,
   Migration20261124040000_deals,
-  Migration20261126000000_integration_keys,
-  Migration20261126010000_lead_intake,
+  Migration20261124050000_integration_keys,
+  Migration20261124060000_lead_intake,
+  Migration20261124070000_ingest_records,
+  Migration20261124080000_viewings,
 ].map((migration) => ({
   name: migration.name,
   class: migration,

@@ -10,18 +10,18 @@ import {
 } from '@app/crm';
 import { Agency, api, CALENDAR_ITEM_FIELDS, expectValidation, HOUR, MINUTE, sql, TestApp } from '../fixtures';
 
-/** A context the CRM does not know, contributing `viewing` entries (one per lead, 30 s after it came in). */
+/** A context the CRM does not know, contributing `document` entries (one per lead, 30 s after it came in). */
 @TimelineSourceProvider()
-class ViewingsTimelineSource implements TimelineSource {
-  readonly types = ['viewing'] as const;
+class DocumentsTimelineSource implements TimelineSource {
+  readonly types = ['document'] as const;
 
   readonly byId = {
-    key: 'viewingsById' as const,
+    key: 'documentsById' as const,
     fill: async (_lead: TimelineLead, entries: TimelineEntryJson[]) =>
       Object.fromEntries(
         entries.flatMap((entry) => {
-          if (entry.type !== 'viewing') return [];
-          const id = (entry.viewing as { viewingId: string }).viewingId;
+          if (entry.type !== 'document') return [];
+          const id = (entry.document as { documentId: string }).documentId;
           return [[id, { id, status: 'scheduled' }]];
         }),
       ),
@@ -29,8 +29,8 @@ class ViewingsTimelineSource implements TimelineSource {
 
   entries(lead: TimelineLead) {
     return {
-      sql: `select 'viewing', l.created_at + interval '30 seconds',
-                   jsonb_build_object('viewingId', 'viewing-' || l.id, 'action', 'scheduled'), 'viewing-' || l.id
+      sql: `select 'document', l.created_at + interval '30 seconds',
+                   jsonb_build_object('documentId', 'document-' || l.id, 'action', 'scheduled'), 'document-' || l.id
               from leads l where l.organization_id = ? and l.id = ?`,
       params: [lead.organizationId, lead.leadId],
     };
@@ -72,7 +72,7 @@ describe('CRM extension points', () => {
   let t: TestApp;
   let a: Agency;
   beforeAll(async () => {
-    t = await TestApp.start({ providers: [ViewingsTimelineSource, AppointmentsCalendarSource] });
+    t = await TestApp.start({ providers: [DocumentsTimelineSource, AppointmentsCalendarSource] });
   });
   afterAll(() => t.stop());
   beforeEach(async () => {
@@ -99,34 +99,34 @@ describe('CRM extension points', () => {
       expect(res.body.total).toBe(4);
       expect(res.body.data.map((e: { type: string }) => e.type)).toEqual([
         'note',
-        'viewing',
+        'document',
         expect.stringMatching(/^(lead-created|assignee-change)$/),
         expect.stringMatching(/^(lead-created|assignee-change)$/),
       ]);
       expect(res.body.data[0].note.id).toBe(note.id);
       expect(res.body.data[1]).toEqual({
-        type: 'viewing',
+        type: 'document',
         date: '2026-11-22T10:00:30.000Z',
-        viewing: { viewingId: `viewing-${lead.id}`, action: 'scheduled' },
+        document: { documentId: `document-${lead.id}`, action: 'scheduled' },
       });
       // its own byId map sits next to the ones that are always there
       expect(res.body).toMatchObject({
         tasksById: {},
         dealsById: {},
-        viewingsById: { [`viewing-${lead.id}`]: { id: `viewing-${lead.id}`, status: 'scheduled' } },
+        documentsById: { [`document-${lead.id}`]: { id: `document-${lead.id}`, status: 'scheduled' } },
       });
 
       const page = await api(t, a.member.key)
         .get(`/v1/leads/${lead.id}/timeline?limit=1&offset=1`)
         .expect(200);
       expect(page.body).toMatchObject({ total: 4, hasMore: true, nextOffset: 2 });
-      expect(page.body.data.map((e: { type: string }) => e.type)).toEqual(['viewing']);
+      expect(page.body.data.map((e: { type: string }) => e.type)).toEqual(['document']);
       const past = await api(t, a.member.key).get(`/v1/leads/${lead.id}/timeline?offset=10`).expect(200);
       expect(past.body).toMatchObject({ data: [], total: 4, hasMore: false, nextOffset: null });
 
       const otherPage = await api(t, a.admin.key).get(`/v1/leads/${other.id}/timeline`).expect(200);
-      expect(otherPage.body.data.filter((e: { type: string }) => e.type === 'viewing')).toEqual([
-        expect.objectContaining({ viewing: { viewingId: `viewing-${other.id}`, action: 'scheduled' } }),
+      expect(otherPage.body.data.filter((e: { type: string }) => e.type === 'document')).toEqual([
+        expect.objectContaining({ document: { documentId: `document-${other.id}`, action: 'scheduled' } }),
       ]);
     });
 

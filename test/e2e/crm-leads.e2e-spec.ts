@@ -392,11 +392,14 @@ describe('CRM leads (/v1/leads)', () => {
       await t.seed.task(a.admin, { leadId: lead.id });
       const done = await t.seed.task(a.admin, { leadId: lead.id, dueDate: '2031-01-01' });
       await api(t, a.admin.key).patch(`/v1/tasks/${done.id}`).send({ status: 'completed' }).expect(200);
-      // calls and lead groups come from other contexts; set them as those would
-      await sql(t, `update leads set total_calls = 3, last_call_at = ?, lead_group = 'Portal' where id = ?`, [
-        '2031-02-01T12:00:00.000Z',
-        lead.id,
-      ]);
+      // call facts and lead groups come from other contexts; set them as those would
+      await sql(t, `update leads set lead_group = 'Portal' where id = ?`, [lead.id]);
+      await sql(
+        t,
+        `insert into lead_facts (lead_id, organization_id, total_calls, last_call_at, updated_at)
+         values (?, ?, 3, ?, now())`,
+        [lead.id, a.admin.organizationId, '2031-02-01T12:00:00.000Z'],
+      );
 
       const res = await api(t, a.member.key).get('/v1/leads').expect(200);
       expect(res.body.data).toHaveLength(1);

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { LeadFactsService } from '@app/crm';
 import {
   Agency,
   api,
@@ -345,10 +346,16 @@ describe('Sync by cursor', () => {
         .post(`${LEADS}/${leads[6].id}/assignees`)
         .send({ userIds: [a.colleague.userId] })
         .expect(200);
-      // a counter another context keeps (calls) in its own statement
-      await sql(t, 'update leads set total_calls = total_calls + 1, last_call_at = now() where id = ?', [
-        leads[7].id,
-      ]);
+      // a call a connector stored: the lead's facts (totalCalls, lastCallAt) move, and the lead with them
+      await sql(
+        t,
+        `insert into calls (id, organization_id, lead_id, connector, external_id, direction, status,
+                            duration_seconds, has_recording, started_at, actor, created_at, updated_at)
+         values (gen_random_uuid(), ?, ?, 'aircall', 'sync-1', 'outbound', 'completed', 30, false, now(),
+                 'integration:test', now(), now())`,
+        [a.admin.organizationId, leads[7].id],
+      );
+      await t.get(LeadFactsService).refresh(a.admin.organizationId, leads[7].id);
 
       const changed = (await drain(a.admin.key, LEADS, { cursor })).entries;
       expect(ids(changed)).toEqual(leads.map((lead) => lead.id));

@@ -97,6 +97,46 @@ describe('npm run ops: key-rate and seed:demo', () => {
     expect(Number(notes)).toBeGreaterThan(0);
     expect(Number(tasks)).toBeGreaterThan(0);
 
+    // what connectors push: calls with transcripts and analyses, messages on four channels, emails of each source
+    const [records] = await t.orm.em.getConnection().execute<
+      {
+        calls: string;
+        transcripts: string;
+        analyses: string;
+        channels: string;
+        sources: string;
+        facts: string;
+      }[]
+    >(
+      `select (select count(*) from calls where organization_id = ?) as calls,
+              (select count(*) from calls where organization_id = ? and transcript is not null) as transcripts,
+              (select count(*) from calls where organization_id = ? and analysis is not null) as analyses,
+              (select count(distinct channel) from chat_messages where organization_id = ?) as channels,
+              (select count(distinct source) from emails where organization_id = ?) as sources,
+              (select count(*) from lead_facts where organization_id = ? and total_calls > 0) as facts`,
+      Array(6).fill(agency.organizationId),
+    );
+    expect(Number(records.calls)).toBeGreaterThan(0);
+    expect(Number(records.transcripts)).toBeGreaterThan(0);
+    expect(Number(records.analyses)).toBeGreaterThan(0);
+    expect(Number(records.channels)).toBe(4);
+    expect(Number(records.sources)).toBe(3);
+    expect(Number(records.facts)).toBe(150);
+    const called = await asKey(t.http.get('/v1/leads?limit=100'), agency.admin.apiKey).expect(200);
+    expect(called.body.data.some((lead: { totalCalls: number }) => lead.totalCalls > 0)).toBe(true);
+
+    // facts:rebuild recomputes them from the stored rows: nothing changes
+    const rebuild = await ops(['facts:rebuild', '--org', agency.organizationId, '--json']);
+    expect(rebuild.status).toBe(0);
+    expect(JSON.parse(rebuild.stdout)).toEqual({
+      organizationId: agency.organizationId,
+      leads: 300,
+      changed: 0,
+    });
+    const badOrg = await ops(['facts:rebuild', '--org', 'nope']);
+    expect(badOrg.status).toBe(1);
+    expect(badOrg.stderr).toContain('--org');
+
     // deals in every status and stage, with participants and invoices, readable through /v1/deals
     const [deals] = await t.orm.em.getConnection().execute<
       {

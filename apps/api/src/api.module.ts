@@ -14,6 +14,7 @@ import {
 } from '@app/platform';
 import { CrmModule } from '@app/crm';
 import { IdentityModule } from '@app/identity';
+import { NetworkModule } from '@app/network';
 import { LifecycleLog } from './lifecycle-log';
 
 /** The HTTP app: the platform pipeline and every context's controllers. */
@@ -31,6 +32,7 @@ export class ApiModule {
         IdempotencyModule,
         IdentityModule,
         CrmModule,
+        NetworkModule,
         JobsModule.forRoot({ inProcess: !config.redisUrl }),
         HealthModule,
       ],

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, ConfigModule, DatabaseModule } from '@app/platform';
+import { LeadFactsService } from '@app/crm';
 import { IdentityModule } from '@app/identity';
 import { DemoSeeder } from './seed/demo-seeder';
 
@@ -10,7 +11,8 @@ export class OpsModule {
     return {
       module: OpsModule,
       imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(), IdentityModule],
-      providers: [DemoSeeder],
+      // the lead facts need only the database: the CRM's HTTP side stays out of the CLI
+      providers: [DemoSeeder, LeadFactsService],
     };
   }
 }

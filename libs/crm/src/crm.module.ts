@@ -11,6 +11,7 @@ import { FreeTimesQueries } from './application/free-times.queries';
 import { HistoryTimelineSource } from './application/history.timeline-source';
 import { InquiriesTimelineSource } from './application/inquiries.timeline-source';
 import { LeadIntakeService } from './application/lead-intake.service';
+import { LeadFactsService } from './application/lead-facts.service';
 import { LeadLinks } from './application/lead-links';
 import { LeadAccess } from './application/lead-access';
 import { LeadHistoryRecorder } from './application/lead-history.recorder';
@@ -25,6 +26,9 @@ import { TasksCalendarSource } from './application/tasks.calendar-source';
 import { TasksService } from './application/tasks.service';
 import { TasksTimelineSource } from './application/tasks.timeline-source';
 import { TimelineQueries } from './application/timeline.queries';
+import { RecordsIngestService } from './application/records-ingest.service';
+import { RecordsQueries } from './application/records.queries';
+import { RecordsTimelineSource } from './application/records.timeline-source';
 import { Deal, DealParticipant } from './domain/deal.entity';
 import { WorkingHoursService } from './application/working-hours.service';
 import { ExternalId } from './domain/external-id.entity';
@@ -43,6 +47,8 @@ import { CalendarController } from './http/calendar.controller';
 import { DealsController } from './http/deals.controller';
 import { LeadIntakeController } from './http/intake.controller';
 import { LeadsController } from './http/leads.controller';
+import { RecordsController } from './http/records.controller';
+import { RecordsIngestController } from './http/records-ingest.controller';
 import { MeetingsController, WorkingHoursController } from './http/meetings.controller';
 import { NotesController, TasksController } from './http/notes-tasks.controller';
 
@@ -75,6 +81,8 @@ export const CRM_ENTITIES = [
     MeetingsController,
     WorkingHoursController,
     LeadIntakeController,
+    RecordsIngestController,
+    RecordsController,
   ],
   providers: [
     LeadAccess,
@@ -104,6 +112,10 @@ export const CRM_ENTITIES = [
     LeadIntakeService,
     LeadLinks,
     InquiriesTimelineSource,
+    LeadFactsService,
+    RecordsIngestService,
+    RecordsQueries,
+    RecordsTimelineSource,
     // lead routing plugs in here; until then connectors' leads stay unassigned
     { provide: LeadRouter, useClass: UnassignedLeadRouter },
   ],
@@ -117,6 +129,7 @@ export const CRM_ENTITIES = [
     DealsQueries,
     LeadIntakeService,
     LeadLinks,
+    LeadFactsService,
   ],
 })
 export class CrmModule {}

@@ -19,6 +19,9 @@ export { LeadLinkDto, LeadContactDto } from './http/dto/intake.dto';
 export { LeadRouter, UnassignedLeadRouter, type RoutableLead } from './extension-points/lead-router';
 export type { ExternalKind } from './domain/external-id.entity';
 export type { IntakeResultJson } from './views/intake.view';
+export { UpsertResultView, type UpsertResultJson } from './views/record-upsert.view';
+export { answered } from './http/records-ingest.controller';
+export { LeadFactsService, type FactsRebuildJson } from './application/lead-facts.service';
 
 // The only door to a lead: later contexts reach leads, and records kept on leads, through it.
 export { LeadAccess, type OnLead } from './application/lead-access';

@@ -1,3 +1,4 @@
+import { factsRebuildCommand } from './facts-rebuild.command';
 import { keyRateCommand } from './key-rate.command';
 import { migrateCommand } from './migrate.command';
 import { OpsCommand } from './ops-command';
@@ -14,4 +15,5 @@ export const OPS_COMMANDS: OpsCommand[] = [
   orgCommand,
   keyRateCommand,
   seedDemoCommand,
+  factsRebuildCommand,
 ];

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { RequestContext } from '@mikro-orm/core';
+import { LeadFactsService } from '@app/crm';
 import { Clock, SessionPrincipal, type Role } from '@app/platform';
 import {
   AccountsService,
@@ -43,6 +44,7 @@ export class DemoSeeder {
     private readonly tags: TagsService,
     private readonly keys: ApiKeysService,
     private readonly clock: Clock,
+    private readonly facts: LeadFactsService,
   ) {}
 
   /** `progress` gets a line per tenth of the leads inserted. */
@@ -211,8 +213,12 @@ export class DemoSeeder {
         ],
       );
       await this.insertDeals(em, organizationId, userIds, now);
+      await this.insertConnectorRecords(em, organizationId);
     });
-    await this.orm.em.execute('analyze leads; analyze tasks; analyze notes; analyze deals');
+    await this.facts.rebuild(organizationId);
+    await this.orm.em.execute(
+      'analyze leads; analyze tasks; analyze notes; analyze deals; analyze calls; analyze chat_messages; analyze emails',
+    );
   }
 
   /**
@@ -262,6 +268,92 @@ export class DemoSeeder {
               jsonb_build_object('dealId', id, 'action', 'created', 'stage', stage, 'assigneeIds', assignee_ids),
               'api', created_by, created_at
          from deals where organization_id = ?`,
+      [organizationId],
+    );
+  }
+
+  /**
+   * What a connector would have pushed: one to three calls on every second lead (each status,
+   * both directions; completed first calls with a transcript, every fourth lead's with an analysis),
+   * four chat messages on every third lead (the four channels, both directions) and on every fifth
+   * lead an email of each source (captured inbound, automated, manual). The lead facts follow.
+   */
+  private async insertConnectorRecords(em: EntityManager, organizationId: string) {
+    await em.execute(
+      `insert into calls (id, organization_id, lead_id, connector, external_id, owner_id, direction, status, outcome,
+                          ended_reason, duration_seconds, has_recording, started_at, ended_at, transcript,
+                          detected_language, transcript_at, analysis, analysis_at, actor, created_at, updated_at)
+       select gen_random_uuid(), c.organization_id, c.lead_id, 'demo-phone', 'demo-' || c.lead_id || '-' || c.k,
+              c.owner_id, c.direction, c.status, case when c.done then 'interested' end,
+              case when c.done then 'hangup' else c.status end, c.duration, c.done, c.started_at,
+              c.started_at + c.duration * interval '1 second',
+              case when c.done and c.k = 1 then
+                'Agent: Good morning, this is ' || coalesce(c.agent, 'the agency') || '. Customer: Hi, I saw the flat on the portal. ' ||
+                'Agent: Shall we visit it this week. Customer: Yes, Thursday afternoon works.' end,
+              case when c.done and c.k = 1 then coalesce(c.language, 'en') end,
+              case when c.done and c.k = 1 then c.started_at + interval '5 minutes' end,
+              case when c.done and c.k = 1 and c.lead_id % 4 = 0 then jsonb_build_object(
+                'summary', 'The customer wants to visit on Thursday afternoon.',
+                'sentiment', jsonb_build_object('overall', 'positive', 'score', 0.7),
+                'objections', jsonb_build_array(jsonb_build_object('topic', 'price', 'quote', null, 'handled', true)),
+                'nextSteps', jsonb_build_array(jsonb_build_object('text', 'Book the viewing', 'owner', 'agent', 'dueAt', null)),
+                'coachingTips', jsonb_build_array(jsonb_build_object('tip', 'Confirm the budget early', 'category', 'discovery')),
+                'signals', jsonb_build_array('call.viewing_requested'),
+                'model', 'demo', 'analyzedAt', to_char(c.started_at + interval '6 minutes', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')) end,
+              case when c.done and c.k = 1 and c.lead_id % 4 = 0 then c.started_at + interval '6 minutes' end,
+              'integration:demo', c.started_at, c.started_at
+         from (select l.organization_id, l.id as lead_id, k, l.assignee_ids[1] as owner_id, l.language,
+                      (select u.first_name from users u where u.id = l.assignee_ids[1]) as agent,
+                      case when (l.id + k) % 3 = 0 then 'inbound' else 'outbound' end as direction,
+                      st.status, st.status = 'completed' as done,
+                      case when st.status = 'completed' then 30 + (l.id * k) % 600 else 0 end as duration,
+                      l.created_at + k * interval '1 day' + (l.id % 8) * interval '1 hour' as started_at
+                 from leads l
+                cross join generate_series(1, 1 + (l.id % 3)::int) as k
+                cross join lateral (select (array['completed', 'completed', 'no-answer', 'busy', 'failed', 'canceled'])[1 + (l.id + k) % 6] as status) st
+                where l.organization_id = ? and l.id % 2 = 0) c`,
+      [organizationId],
+    );
+    await em.execute(
+      `insert into chat_messages (id, organization_id, lead_id, connector, external_id, channel, kind, direction, status,
+                                  at, body, files, sent_by, actor, created_at, updated_at)
+       select gen_random_uuid(), l.organization_id, l.id, 'demo-chat', 'demo-' || l.id || '-' || k,
+              (array['whatsapp', 'linkedin', 'instagram', 'telegram'])[1 + (l.id + k) % 4],
+              case when k = 4 then 'file' else 'text' end,
+              case when k % 2 = 1 then 'inbound' else 'outbound' end,
+              case when k % 2 = 1 then 'received' else 'read' end,
+              l.created_at + k * interval '3 hours',
+              (array['Hello, I would like to know if the apartment is still available.', 'Yes it is! Happy to show it to you.',
+                     'Could we see it on Saturday morning, please.', 'Here is the floor plan.'])[k],
+              case when k = 4 then '[{"name": "floor-plan.pdf"}]'::jsonb else '[]'::jsonb end,
+              case when k % 2 = 0 then l.assignee_ids[1] end,
+              'integration:demo', l.created_at + k * interval '3 hours', l.created_at + k * interval '3 hours'
+         from leads l cross join generate_series(1, 4) as k
+        where l.organization_id = ? and l.id % 3 = 0`,
+      [organizationId],
+    );
+    await em.execute(
+      `insert into emails (id, organization_id, lead_id, connector, external_id, source, capture_direction, subject,
+                           status, from_address, recipient_email, body_text, sent_at, message_at, captured_at, actor,
+                           created_at, updated_at)
+       select gen_random_uuid(), l.organization_id, l.id, 'demo-mail', 'demo-' || l.id || '-' || s.source,
+              s.source, case when s.source = 'captured' then 'inbound' end,
+              case s.source when 'captured' then 'Question about the listing'
+                            when 'automated' then 'New homes matching your search'
+                            else 'Viewing confirmation' end,
+              case s.source when 'captured' then 'received' when 'automated' then 'delivered' else 'opened' end,
+              case when s.source = 'captured' then l.email else 'agent@demo.example' end,
+              case when s.source = 'captured' then 'agent@demo.example' else l.email end,
+              case s.source when 'captured' then 'Hello, I would like to know whether the price includes the parking space.'
+                            when 'automated' then 'Three new homes match your saved search.'
+                            else 'See you on Thursday at 17:00 at the property.' end,
+              case when s.source <> 'captured' then l.created_at + s.n * interval '1 day' end,
+              l.created_at + s.n * interval '1 day',
+              case when s.source = 'captured' then l.created_at + s.n * interval '1 day' + interval '1 minute' end,
+              'integration:demo', l.created_at + s.n * interval '1 day', l.created_at + s.n * interval '1 day'
+         from leads l
+        cross join (values ('captured', 1), ('automated', 2), ('manual', 3)) as s(source, n)
+        where l.organization_id = ? and l.id % 5 = 0 and l.email <> ''`,
       [organizationId],
     );
   }

@@ -14,11 +14,16 @@ export interface LeadListFilters {
   assigneeIds?: string[];
 }
 
-/** Columns of a lead row, with the task figures and live tags (with lead counts) per row: one query, no N+1. */
+/**
+ * Columns of a lead row, with the call facts (lead_facts), task figures and live tags (with lead
+ * counts) per row: one query, no N+1.
+ */
 export const LEAD_COLUMNS = `
   l.id, l.first_name, l.last_name, l.email, l.phone_number, l.language, l.company_name, l.crm_status,
-  l.assignee_ids, l.tag_ids, l.purchased_at, l.total_calls, l.last_call_at, l.lead_group, l.source,
+  l.assignee_ids, l.tag_ids, l.purchased_at, l.lead_group, l.source,
   l.lead_type, l.created_at,
+  coalesce((select f.total_calls from lead_facts f where f.lead_id = l.id), 0) as total_calls,
+  (select f.last_call_at from lead_facts f where f.lead_id = l.id) as last_call_at,
   (select count(*) from tasks t where t.lead_id = l.id and t.status = 'pending') as pending_tasks,
   (select min(t.due_date) from tasks t where t.lead_id = l.id and t.status = 'pending') as next_task_due_at,
   coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color,

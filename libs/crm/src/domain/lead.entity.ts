@@ -81,13 +81,6 @@ export class Lead {
   @Property({ type: 'datetime' })
   purchasedAt: Date;
 
-  /** Kept by the calls context in the same transaction as each stored call. */
-  @Property({ type: 'integer' })
-  totalCalls: number = 0;
-
-  @Property({ type: 'datetime', nullable: true })
-  lastCallAt: Date | null = null;
-
   /** The phone's match key (contact-keys.ts): E.164, or the digits of a number that does not parse. */
   @Property({ type: 'text', nullable: true })
   phoneKey: string | null = null;

@@ -173,6 +173,52 @@ export class DealPayloadView {
   stage: string;
 }
 
+/** What a connector wrote: no person (`changedBy` null) and the key (`actor`). */
+class ConnectorChangeView {
+  @ApiProperty({ type: String, nullable: true, description: 'Always null: a connector is no person.' })
+  changedBy: null;
+  @ApiProperty({
+    example: 'integration:0193…',
+    description: '`integration:<keyId>` of the key that wrote it.',
+  })
+  actor: string;
+}
+
+/** `call`: a call a connector pushed (the call itself: `GET /v1/leads/{leadId}/calls`). */
+export class CallPayloadView extends ConnectorChangeView {
+  @ApiProperty({ format: 'uuid' }) callId: string;
+  @ApiProperty({ enum: ['inbound', 'outbound'] }) direction: string;
+  @ApiProperty({ enum: ['completed', 'no-answer', 'busy', 'failed', 'canceled'] }) status: string;
+  @ApiProperty({ type: 'integer' }) durationSeconds: number;
+}
+
+/** `message`: a chat message; `preview` is customer-written when inbound (untrusted). */
+export class MessagePayloadView extends ConnectorChangeView {
+  @ApiProperty({ format: 'uuid' }) messageId: string;
+  @ApiProperty({ enum: ['whatsapp', 'linkedin', 'instagram', 'telegram'] }) channel: string;
+  @ApiProperty({ enum: ['inbound', 'outbound'] }) direction: string;
+  @ApiProperty({ maxLength: 280, description: 'The body’s first 280 characters.' }) preview: string;
+}
+
+/** `email`: an email; `direction` is the capture direction, `outbound` for automated and manual ones. */
+export class EmailPayloadView extends ConnectorChangeView {
+  @ApiProperty({ format: 'uuid' }) emailId: string;
+  @ApiProperty() subject: string;
+  @ApiProperty({ enum: ['captured', 'automated', 'manual'] }) source: string;
+  @ApiProperty({ enum: ['inbound', 'outbound'] }) direction: string;
+}
+
+/** `viewing`: a viewing of the lead (its status now). */
+export class ViewingPayloadView {
+  @ApiProperty({ format: 'uuid' }) viewingId: string;
+  @ApiProperty({ enum: ['scheduled', 'completed', 'cancelled', 'no_show'] }) status: string;
+  @ApiProperty({ format: 'date-time' }) viewingAt: string;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'null when a connector wrote it.' })
+  changedBy?: string | null;
+  @ApiPropertyOptional({ example: 'integration:0193…', description: 'Set when a connector wrote it.' })
+  actor?: string;
+}
+
 /** Which field of the entry was shortened. */
 export class TimelinePreviewView {
   @ApiProperty({ example: 'content' }) field: string;
@@ -223,10 +269,17 @@ export class TimelineEntryView implements TimelineEntryJson {
   @ApiPropertyOptional({ type: DealPayloadView, description: 'type `deal`' })
   deal?: DealPayloadView;
 
-  @reserved('calls') call?: Record<string, unknown>;
-  @reserved('email') email?: Record<string, unknown>;
-  @reserved('conversation (chat messages)') message?: Record<string, unknown>;
-  @reserved('viewings') viewing?: Record<string, unknown>;
+  @ApiPropertyOptional({ type: CallPayloadView, description: 'type `call`' })
+  call?: CallPayloadView;
+
+  @ApiPropertyOptional({ type: EmailPayloadView, description: 'type `email`' })
+  email?: EmailPayloadView;
+
+  @ApiPropertyOptional({ type: MessagePayloadView, description: 'type `message`' })
+  message?: MessagePayloadView;
+
+  @ApiPropertyOptional({ type: ViewingPayloadView, description: 'type `viewing`' })
+  viewing?: ViewingPayloadView;
   @reserved('documents', '{documentId, action: attached|detached}') document?: Record<string, unknown>;
 
   @ApiPropertyOptional({ type: InquiryPayloadView, description: 'type `inquiry`' })

@@ -29,6 +29,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'v1: notes': 'Notes on a lead (API key).',
   'v1: tasks': 'Tasks on leads (API key).',
   'v1: calendar': 'Tasks by due date (API key).',
+  'v1: calls, conversation, email':
+    'What connectors stored on a lead: calls with transcripts and analyses, chat messages, emails (API key, read only).',
   'integration keys': 'Create, list and revoke the agency’s integration keys for connectors (admin session).',
   'integrations: connector':
     'Connectors push records with an integration key (`Authorization: Bearer svc_int_…`): 600 calls a ' +

@@ -14,7 +14,7 @@ import { Migration } from '@mikro-orm/migrations';
  *   and kind (`lead` here; calls, messages, emails and viewings later).
  * - `lead_inquiries`: one row per intake, the timeline's `inquiry` entries.
  */
-export class Migration20261126010000_lead_intake extends Migration {
+export class Migration20261124060000_lead_intake extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
       create function phone_key_guess(phone text) returns text language sql immutable as $$

@@ -4,7 +4,7 @@ import { Migration } from '@mikro-orm/migrations';
  * Integration keys (INTERFACES.md "Ingestion"): organization-owned keys of connectors, kept as a
  * SHA-256 plus the first 12 characters; the door looks them up by hash.
  */
-export class Migration20261126000000_integration_keys extends Migration {
+export class Migration20261124050000_integration_keys extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
       create table integration_keys (

@@ -1,0 +1,271 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { v7 as uuidv7 } from 'uuid';
+import {
+  Clock,
+  conflict,
+  IntegrationPrincipal,
+  notFound,
+  preparedRows,
+  Statement,
+  validationFailed,
+} from '@app/platform';
+import { type Direction, type EmailSource, emailDirection } from '../domain/records';
+import type { UpsertResultJson } from '../views/record-upsert.view';
+import { LeadFactsService } from './lead-facts.service';
+import { LeadLink, LeadLinks } from './lead-links';
+import {
+  analysisStatement,
+  callUpsertStatement,
+  emailUpsertStatement,
+  messageUpsertStatement,
+  RecordKey,
+  transcriptStatement,
+  UpsertRow,
+} from './records.sql';
+
+/** `PUT /integrations/v1/calls/{externalId}` as the service takes it. */
+export interface CallInput extends LeadLink {
+  direction: Direction;
+  status: string;
+  outcome?: string;
+  endedReason?: string;
+  durationSeconds: number;
+  hasRecording: boolean;
+  startedAt: string;
+  endedAt?: string;
+  ownerUserId?: string;
+  ownerEmail?: string;
+}
+
+export interface MessageInput extends LeadLink {
+  channel: string;
+  kind: string;
+  direction: Direction;
+  status: string;
+  at: string;
+  body: string;
+  files?: { name: string }[];
+  sentByUserId?: string;
+  sentByEmail?: string;
+}
+
+export interface EmailInput extends LeadLink {
+  source: EmailSource;
+  captureDirection?: Direction;
+  subject: string;
+  status: string;
+  fromAddress: string;
+  recipientEmail: string;
+  bodyText: string;
+  sentAt?: string;
+  messageAt: string;
+  capturedAt?: string;
+}
+
+export interface TranscriptInput {
+  transcript: string;
+  detectedLanguage: string;
+}
+
+/** The stored analysis: the fields of INTERFACES.md "Ingestion" (`calls/{externalId}/analysis`). */
+export interface AnalysisInput {
+  summary: string;
+  sentiment: { overall: string; score: number };
+  objections: { topic: string; quote?: string; handled: boolean }[];
+  nextSteps: { text: string; owner: string; dueAt?: string }[];
+  coachingTips: { tip: string; category?: string }[];
+  signals: string[];
+  model?: string;
+  analyzedAt: string;
+}
+
+const instant = (value: string | undefined): Date | null => (value === undefined ? null : new Date(value));
+
+/** Either the id or the email of a person, not both (400 names the pair). */
+function onePerson(
+  input: Record<string, unknown>,
+  idField: string,
+  emailField: string,
+): { id: string | null; email: string | null } {
+  const id = input[idField] as string | undefined;
+  const email = input[emailField] as string | undefined;
+  if (id !== undefined && email !== undefined)
+    throw validationFailed([{ path: emailField, message: `send ${idField} or ${emailField}, not both` }]);
+  return { id: id?.toLowerCase() ?? null, email: email ?? null };
+}
+
+/**
+ * Calls, chat messages and emails pushed by connectors, upserted by their id (INTERFACES.md
+ * "Upserts"). One transaction per write: the lead link (maybe a lead intake), the upsert, the
+ * lead's facts. The timeline reads the records themselves, so its entry exists from the first
+ * write and only once.
+ */
+@Injectable()
+export class RecordsIngestService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly links: LeadLinks,
+    private readonly facts: LeadFactsService,
+    private readonly clock: Clock,
+  ) {}
+
+  upsertCall(caller: IntegrationPrincipal, externalId: string, input: CallInput): Promise<UpsertResultJson> {
+    const owner = onePerson({ ...input }, 'ownerUserId', 'ownerEmail');
+    return this.write(caller, input, 'call', (leadId, id, now) =>
+      callUpsertStatement({
+        ...this.key(caller, externalId),
+        id,
+        leadId,
+        actor: caller.actor,
+        now,
+        ownerUserId: owner.id,
+        ownerEmail: owner.email,
+        direction: input.direction,
+        status: input.status,
+        outcome: input.outcome ?? null,
+        endedReason: input.endedReason ?? null,
+        durationSeconds: input.durationSeconds,
+        hasRecording: input.hasRecording,
+        startedAt: new Date(input.startedAt),
+        endedAt: instant(input.endedAt),
+      }),
+    );
+  }
+
+  upsertMessage(
+    caller: IntegrationPrincipal,
+    externalId: string,
+    input: MessageInput,
+  ): Promise<UpsertResultJson> {
+    const sender = onePerson({ ...input }, 'sentByUserId', 'sentByEmail');
+    return this.write(caller, input, 'message', (leadId, id, now) =>
+      messageUpsertStatement({
+        ...this.key(caller, externalId),
+        id,
+        leadId,
+        actor: caller.actor,
+        now,
+        channel: input.channel,
+        kind: input.kind,
+        direction: input.direction,
+        status: input.status,
+        at: new Date(input.at),
+        body: input.body,
+        fileNames: (input.files ?? []).map((file) => file.name),
+        sentByUserId: sender.id,
+        sentByEmail: sender.email,
+      }),
+    );
+  }
+
+  upsertEmail(
+    caller: IntegrationPrincipal,
+    externalId: string,
+    input: EmailInput,
+  ): Promise<UpsertResultJson> {
+    if (input.source === 'captured' && input.captureDirection === undefined)
+      throw validationFailed([
+        { path: 'captureDirection', message: 'captureDirection is required for captured emails' },
+      ]);
+    return this.write(caller, input, 'email', (leadId, id, now) =>
+      emailUpsertStatement({
+        ...this.key(caller, externalId),
+        id,
+        leadId,
+        actor: caller.actor,
+        now,
+        source: input.source,
+        captureDirection:
+          input.source === 'captured' ? emailDirection(input.source, input.captureDirection) : null,
+        subject: input.subject,
+        status: input.status,
+        fromAddress: input.fromAddress,
+        recipientEmail: input.recipientEmail,
+        bodyText: input.bodyText,
+        sentAt: instant(input.sentAt),
+        messageAt: new Date(input.messageAt),
+        capturedAt: instant(input.capturedAt),
+      }),
+    );
+  }
+
+  /** The call's transcript, replaced whole; 404 `Call not found.` before the call exists. */
+  async putTranscript(
+    caller: IntegrationPrincipal,
+    externalId: string,
+    input: TranscriptInput,
+  ): Promise<UpsertResultJson> {
+    const now = this.clock.now();
+    const [row] = await preparedRows<{ id: string; lead_id: string }>(
+      this.em,
+      transcriptStatement(this.key(caller, externalId), input, now),
+    );
+    if (!row) throw notFound('Call');
+    return { id: row.id, leadId: Number(row.lead_id), created: false };
+  }
+
+  /** The call's analysis, replaced whole (its `signals` are the lead's `callSignal` when it is the latest call). */
+  async putAnalysis(
+    caller: IntegrationPrincipal,
+    externalId: string,
+    input: AnalysisInput,
+  ): Promise<UpsertResultJson> {
+    const analysis = {
+      summary: input.summary,
+      sentiment: input.sentiment,
+      objections: input.objections.map((o) => ({
+        topic: o.topic,
+        quote: o.quote ?? null,
+        handled: o.handled,
+      })),
+      nextSteps: input.nextSteps.map((s) => ({
+        text: s.text,
+        owner: s.owner,
+        dueAt: s.dueAt === undefined ? null : new Date(s.dueAt).toISOString(),
+      })),
+      coachingTips: input.coachingTips.map((c) => ({ tip: c.tip, category: c.category ?? null })),
+      signals: [...new Set(input.signals)],
+      model: input.model ?? null,
+      analyzedAt: new Date(input.analyzedAt).toISOString(),
+    };
+    return this.em.transactional(async (em) => {
+      const now = this.clock.now();
+      const [row] = await preparedRows<{ id: string; lead_id: string }>(
+        em,
+        analysisStatement(this.key(caller, externalId), analysis, now),
+      );
+      if (!row) throw notFound('Call');
+      await this.facts.recompute(em, caller.organizationId, Number(row.lead_id), now);
+      return { id: row.id, leadId: Number(row.lead_id), created: false };
+    });
+  }
+
+  private key(caller: IntegrationPrincipal, externalId: string): RecordKey {
+    return { organizationId: caller.organizationId, connector: caller.connector, externalId };
+  }
+
+  /** The lead link, the upsert, the facts: one transaction. */
+  private write(
+    caller: IntegrationPrincipal,
+    link: LeadLink,
+    kind: string,
+    statement: (leadId: number, id: string, now: Date) => Statement,
+  ): Promise<UpsertResultJson> {
+    return this.em.transactional(async (em) => {
+      const leadId = await this.links.resolve(caller, {
+        leadId: link.leadId,
+        contact: link.contact,
+        createLead: link.createLead,
+      });
+      const now = this.clock.now();
+      const [row] = await preparedRows<UpsertRow>(em, statement(leadId, uuidv7(), now));
+      if (!row)
+        throw conflict(
+          `This ${kind} was stored on another lead or with another direction; neither can change.`,
+        );
+      await this.facts.recompute(em, caller.organizationId, leadId, now);
+      return { id: row.id, leadId: Number(row.lead_id), created: row.created };
+    });
+  }
+}
