@@ -51,6 +51,14 @@ module.exports = {
       to: { path: '^libs/(?!platform/)' },
     },
     {
+      name: 'queues-build-on-crm',
+      severity: 'error',
+      comment:
+        'Queues build on the platform, identity and the CRM (through their indexes); none of them imports queues.',
+      from: { path: '^libs/(platform|identity|crm)/' },
+      to: { path: '^libs/queues/' },
+    },
+    {
       name: 'domain-is-pure',
       severity: 'error',
       comment:
