@@ -13,8 +13,8 @@ import {
  * The queue grammar's semantics (README "Queues (semantics)", one test per line of the table)
  * checked on the real schema: a few leads seeded with SQL in the run's migrated database, the
  * compiled predicate run over `leads l left join lead_facts f`, the matching leads compared at
- * the boundaries (N = 0, midnight UTC, date-only overdue). Until `lead_facts` lands on this
- * branch (issue 12), the test makes it as a temporary table with the ingestion migration's columns.
+ * the boundaries (N = 0, midnight UTC, date-only overdue). Facts rows are written directly, as
+ * the ingestion keeps them.
  */
 
 const NOW = new Date('2026-11-20T15:30:00Z');
@@ -152,16 +152,6 @@ describe('queue filter compiler on PostgreSQL', () => {
   beforeAll(async () => {
     db = new Client({ connectionString: process.env.DATABASE_URL });
     await db.connect();
-    const { rows } = await db.query(`select to_regclass('public.lead_facts') is not null as present`);
-    if (!rows[0].present) {
-      await db.query(`create temp table lead_facts (
-        lead_id bigint primary key, organization_id uuid not null,
-        last_call_at timestamptz null, total_calls integer not null default 0,
-        last_call_status text null, last_call_direction text null,
-        unanswered_streak integer not null default 0, call_signal text[] not null default '{}',
-        last_inbound_at timestamptz null, last_email_at timestamptz null, last_touch_at timestamptz null,
-        updated_at timestamptz not null)`);
-    }
     await db.query(
       `insert into organizations (id, name, created_at, updated_at) values ($1, 'Queues', now(), now())`,
       [ORG],
