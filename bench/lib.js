@@ -251,15 +251,34 @@ async function idleMachineLoad(ms = 2000) {
 
 /**
  * Closed loop: `connections` keep-alive connections, each sending its next request when the last
- * answer arrived, for `seconds`. `next()` draws each request's path (autocannon's setupRequest).
+ * answer arrived, for `seconds`, or until `amount` requests were answered. `next()` draws each
+ * request (autocannon's setupRequest): a path to GET, or `{method, path, body, headers}` (its
+ * headers added to `headers`, a body string sent as JSON).
  */
-async function closedLoop({ base, next, headers = {}, connections, seconds }) {
+async function closedLoop({ base, next, headers = {}, connections, seconds, amount }) {
   const result = await autocannon({
     url: base,
     connections,
-    duration: seconds,
+    ...(amount ? { amount } : { duration: seconds }),
     headers,
-    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: next() }) }],
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (req) => {
+          const drawn = next();
+          if (typeof drawn === 'string') return { ...req, path: drawn };
+          return {
+            ...req,
+            ...drawn,
+            headers: {
+              ...req.headers,
+              ...(drawn.body === undefined ? {} : { 'content-type': 'application/json' }),
+              ...drawn.headers,
+            },
+          };
+        },
+      },
+    ],
   });
   return {
     rps: Math.round(result.requests.total / result.duration),
@@ -399,8 +418,8 @@ function seededRandom(seed) {
 
 // ---------------------------------------------------------------- HTTP helper
 
-async function getJson(base, route, headers = {}) {
-  const res = await fetch(base + route, { headers });
+async function getJson(base, route, headers = {}, method = 'GET', body = undefined) {
+  const res = await fetch(base + route, { method, headers, body });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
