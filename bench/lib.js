@@ -227,6 +227,9 @@ function cpuMeter(databaseName) {
         ...result,
         serverCpuMsPerRequest: result.requests ? round((server * 1000) / result.requests, 3) : null,
         dbCpuMsPerRequest: result.requests ? round((db * 1000) / result.requests, 3) : null,
+        // per 2xx answer (a write that was done), where some were shed
+        serverCpuMsPerOk: result.okRequests ? round((server * 1000) / result.okRequests, 3) : null,
+        dbCpuMsPerOk: result.okRequests ? round((db * 1000) / result.okRequests, 3) : null,
         cores: {
           server: round(server / wall, 2),
           client: round(self / wall, 2),
@@ -256,7 +259,9 @@ async function idleMachineLoad(ms = 2000) {
  * headers added to `headers`, a body string sent as JSON).
  */
 async function closedLoop({ base, next, headers = {}, connections, seconds, amount }) {
-  const result = await autocannon({
+  const started = performance.now();
+  let lastAnswer = started;
+  const instance = autocannon({
     url: base,
     connections,
     ...(amount ? { amount } : { duration: seconds }),
@@ -280,13 +285,33 @@ async function closedLoop({ base, next, headers = {}, connections, seconds, amou
       },
     ],
   });
+  // 2xx answers and their latencies apart: a shed request (503 at once) did no work and is fast
+  const okLatencies = [];
+  instance.on('response', (_client, status, _bytes, latency) => {
+    lastAnswer = performance.now();
+    if (status >= 200 && status < 300) okLatencies.push(latency);
+  });
+  const result = await instance;
+  const ok = Float64Array.from(okLatencies).sort();
+  // with `amount`, autocannon notices the end at its next 1-second tick and reports whole
+  // seconds: the rate runs to the last answer instead
+  const elapsed = amount ? (lastAnswer - started) / 1000 : result.duration;
   return {
-    rps: Math.round(result.requests.total / result.duration),
+    rps: Math.round(result.requests.total / elapsed),
+    seconds: round(elapsed, 2),
+    okRequests: ok.length,
+    okRps: Math.round(ok.length / elapsed),
+    okP50: ok.length ? round(percentile(ok, 50), 1) : null,
+    okP99: ok.length ? round(percentile(ok, 99), 1) : null,
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    // answers by status code, e.g. {"201": 9980, "503": 20}
+    statuses: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]),
+    ),
   };
 }
 

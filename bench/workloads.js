@@ -137,6 +137,7 @@ const WORKLOADS = {
     title: `\`PUT /integrations/v1/calls/{externalId}\`: ${INGEST_REQUESTS.toLocaleString('en')} new calls per leg`,
     row: '`PUT /integrations/v1/calls/{externalId}` (a new call each)',
     section: 'ingest',
+    rateOn2xx: true,
     requests: INGEST_REQUESTS,
     warmupRequests: INGEST_WARMUP,
     open: false,
