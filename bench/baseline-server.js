@@ -12,6 +12,7 @@ const { createHash } = require('node:crypto');
 const http = require('node:http');
 const path = require('node:path');
 const { Pool } = require('pg');
+const { v7: uuidv7 } = require('uuid');
 
 const ROOT = path.resolve(process.env.BENCH_SQL_ROOT ?? path.join(__dirname, '..'));
 const built = (file) => require(path.join(ROOT, 'dist/libs', file));
@@ -21,6 +22,8 @@ const door = built('identity/src/domain/api-key.sql.js');
 const people = built('identity/src/application/people.sql.js');
 const leads = built('crm/src/application/lead-list.sql.js');
 const deals = built('crm/src/application/deal-list.sql.js');
+const integrationDoor = built('identity/src/domain/integration-key.sql.js');
+const records = built('crm/src/application/records.sql.js');
 const SQL = {
   doorFacts: (secretHash) => door.doorFactsStatement(secretHash),
   me: (userId, organizationId) => people.meStatement(userId, organizationId),
@@ -31,6 +34,11 @@ const SQL = {
   dealList: (filters) => deals.dealListStatement(filters),
   dealParticipants: (dealIds) => deals.dealParticipantsStatement(dealIds),
   dealsCap: deals.DEALS_CAP,
+  // the /integrations/v1 door, and a call's upsert and its lead's facts (one transaction)
+  integrationDoor: (keyHash) => integrationDoor.integrationDoorStatement(keyHash),
+  callUpsert: (write) => records.callUpsertStatement(write),
+  lockLead: (organizationId, leadId) => records.lockLeadStatement(organizationId, leadId),
+  leadFacts: (organizationId, leadId, now) => records.leadFactsStatement(organizationId, leadId, now),
 };
 // ----
 
@@ -42,7 +50,7 @@ const pool = new Pool({
 
 /** `?` placeholders to `$n`, and a name per text, so pg prepares each statement once per connection. */
 const named = new Map();
-function run(statement) {
+function run(statement, client = pool) {
   let shape = named.get(statement.sql);
   if (!shape) {
     let n = 0;
@@ -50,7 +58,7 @@ function run(statement) {
     shape = { name: `b${createHash('sha1').update(text).digest('base64url').slice(0, 24)}`, text };
     named.set(statement.sql, shape);
   }
-  return pool.query({ name: shape.name, text: shape.text, values: statement.params });
+  return client.query({ name: shape.name, text: shape.text, values: statement.params });
 }
 
 // ---- Authentication: hash, 5-second cache, the door's statement on a miss.
@@ -62,6 +70,13 @@ class HttpError extends Error {
     super(message);
     this.status = status;
     this.code = code;
+  }
+}
+/** An answer whose status is not 200. */
+class WithStatus {
+  constructor(status, body) {
+    this.status = status;
+    this.body = body;
   }
 }
 const unauthenticated = (message) => new HttpError(401, 'UNAUTHENTICATED', message);
@@ -85,6 +100,27 @@ async function authenticate(req) {
     throw unauthenticated('This API key was rotated and its grace period is over.');
   }
   if (!key.owner_role || key.disabled) throw new HttpError(403, 'FORBIDDEN', 'This key cannot be used.');
+  return key;
+}
+
+/** The `/integrations/v1` door: `svc_int_` + 32 hex, hash, the same 5-second cache, 401 / 403 as the API. */
+const INTEGRATION_KEY = /^svc_int_[0-9a-f]{32}$/;
+async function authenticateIntegration(req) {
+  const header = req.headers.authorization ?? '';
+  const secret = header.startsWith('Bearer ') ? header.slice(7) : '';
+  if (!INTEGRATION_KEY.test(secret)) throw unauthenticated('The integration key is malformed.');
+  const hash = createHash('sha256').update(secret).digest('hex');
+  const now = Date.now();
+  let cached = keys.get(hash);
+  if (!cached || cached.until <= now) {
+    const { rows } = await run(SQL.integrationDoor(hash));
+    cached = { key: rows[0] ?? null, until: now + KEY_TTL_MS };
+    keys.set(hash, cached);
+  }
+  const key = cached.key;
+  if (!key) throw unauthenticated('Unknown integration key.');
+  if (key.revoked_at) throw unauthenticated('This integration key was revoked.');
+  if (key.disabled) throw new HttpError(403, 'ORG_DISABLED', 'This organization is disabled.');
   return key;
 }
 
@@ -205,12 +241,102 @@ async function listDeals(key, params) {
   const participants = page.length ? (await run(SQL.dealParticipants(page.map((r) => r.id)))).rows : [];
   const byDeal = new Map();
   for (const p of participants) byDeal.set(p.deal_id, [...(byDeal.get(p.deal_id) ?? []), p]);
-  return { data: page.map((row) => deal(row, byDeal.get(row.id) ?? [])), hasMore: rows.length > SQL.dealsCap };
+  return {
+    data: page.map((row) => deal(row, byDeal.get(row.id) ?? [])),
+    hasMore: rows.length > SQL.dealsCap,
+  };
 }
+
+/** The request body as JSON (400 when it is not), as the API's body parser reads it. */
+async function jsonBody(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'BAD_REQUEST', 'The body is not valid JSON.');
+  }
+}
+
+/**
+ * `PUT /integrations/v1/calls/{externalId}` with `leadId`: one transaction, as the API's records
+ * service: the lead link (a plain existence check where the API loads the lead through the ORM),
+ * the upsert, the lead's row lock and its facts, all but the first the API's own statements.
+ * 201/200 `{id, leadId, created}`, 404 `Lead not found.`, 409 when the call would move or flip.
+ * No validation beyond what the SQL needs (the API validates the whole body first).
+ */
+async function putCall(key, externalId, body) {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const org = key.organization_id;
+    const leadId = Number(body.leadId);
+    if (!Number.isSafeInteger(leadId))
+      throw new HttpError(400, 'VALIDATION_FAILED', 'leadId must be an integer.');
+    const found = await run(
+      { sql: 'select l.id from leads l where l.organization_id = ? and l.id = ?', params: [org, leadId] },
+      client,
+    );
+    if (found.rows.length === 0) throw new HttpError(404, 'NOT_FOUND', 'Lead not found.');
+    const now = new Date();
+    const { rows } = await run(
+      SQL.callUpsert({
+        organizationId: org,
+        connector: key.connector,
+        externalId,
+        id: uuidv7(),
+        leadId,
+        actor: `integration:${key.id}`,
+        now,
+        ownerUserId: body.ownerUserId?.toLowerCase() ?? null,
+        ownerEmail: body.ownerEmail ?? null,
+        direction: body.direction,
+        status: body.status,
+        outcome: body.outcome ?? null,
+        endedReason: body.endedReason ?? null,
+        durationSeconds: body.durationSeconds,
+        hasRecording: body.hasRecording,
+        startedAt: new Date(body.startedAt),
+        endedAt: body.endedAt === undefined ? null : new Date(body.endedAt),
+      }),
+      client,
+    );
+    if (rows.length === 0) {
+      throw new HttpError(
+        409,
+        'CONFLICT',
+        'This call was stored on another lead or with another direction; neither can change.',
+      );
+    }
+    await run(SQL.lockLead(org, leadId), client);
+    await run(SQL.leadFacts(org, leadId, now), client);
+    await client.query('commit');
+    const row = rows[0];
+    return new WithStatus(row.created ? 201 : 200, {
+      id: row.id,
+      leadId: Number(row.lead_id),
+      created: row.created,
+    });
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+const EXTERNAL_ID = /^[\x21-\x7e]{1,255}$/;
 
 async function route(req) {
   const url = new URL(req.url, 'http://localhost');
   const { pathname } = url;
+  const call = /^\/integrations\/v1\/calls\/([^/]+)$/.exec(pathname);
+  if (call && req.method === 'PUT') {
+    const key = await authenticateIntegration(req);
+    const externalId = decodeURIComponent(call[1]);
+    if (!EXTERNAL_ID.test(externalId)) throw new HttpError(400, 'VALIDATION_FAILED', 'Bad externalId.');
+    return putCall(key, externalId, await jsonBody(req));
+  }
   if (req.method !== 'GET') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'GET only.');
   if (pathname === '/health') {
     await pool.query('select 1');
@@ -227,8 +353,10 @@ async function route(req) {
 
 const server = http.createServer((req, res) => {
   route(req).then(
-    (body) => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    (answer) => {
+      // a route answers its body (200), or withStatus(status, body)
+      const { status, body } = answer instanceof WithStatus ? answer : { status: 200, body: answer };
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify(body));
     },
     (err) => {

@@ -227,6 +227,9 @@ function cpuMeter(databaseName) {
         ...result,
         serverCpuMsPerRequest: result.requests ? round((server * 1000) / result.requests, 3) : null,
         dbCpuMsPerRequest: result.requests ? round((db * 1000) / result.requests, 3) : null,
+        // per 2xx answer (a write that was done), where some were shed
+        serverCpuMsPerOk: result.okRequests ? round((server * 1000) / result.okRequests, 3) : null,
+        dbCpuMsPerOk: result.okRequests ? round((db * 1000) / result.okRequests, 3) : null,
         cores: {
           server: round(server / wall, 2),
           client: round(self / wall, 2),
@@ -251,23 +254,64 @@ async function idleMachineLoad(ms = 2000) {
 
 /**
  * Closed loop: `connections` keep-alive connections, each sending its next request when the last
- * answer arrived, for `seconds`. `next()` draws each request's path (autocannon's setupRequest).
+ * answer arrived, for `seconds`, or until `amount` requests were answered. `next()` draws each
+ * request (autocannon's setupRequest): a path to GET, or `{method, path, body, headers}` (its
+ * headers added to `headers`, a body string sent as JSON).
  */
-async function closedLoop({ base, next, headers = {}, connections, seconds }) {
-  const result = await autocannon({
+async function closedLoop({ base, next, headers = {}, connections, seconds, amount }) {
+  const started = performance.now();
+  let lastAnswer = started;
+  const instance = autocannon({
     url: base,
     connections,
-    duration: seconds,
+    ...(amount ? { amount } : { duration: seconds }),
     headers,
-    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: next() }) }],
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (req) => {
+          const drawn = next();
+          if (typeof drawn === 'string') return { ...req, path: drawn };
+          return {
+            ...req,
+            ...drawn,
+            headers: {
+              ...req.headers,
+              ...(drawn.body === undefined ? {} : { 'content-type': 'application/json' }),
+              ...drawn.headers,
+            },
+          };
+        },
+      },
+    ],
   });
+  // 2xx answers and their latencies apart: a shed request (503 at once) did no work and is fast
+  const okLatencies = [];
+  instance.on('response', (_client, status, _bytes, latency) => {
+    lastAnswer = performance.now();
+    if (status >= 200 && status < 300) okLatencies.push(latency);
+  });
+  const result = await instance;
+  const ok = Float64Array.from(okLatencies).sort();
+  // with `amount`, autocannon notices the end at its next 1-second tick and reports whole
+  // seconds: the rate runs to the last answer instead
+  const elapsed = amount ? (lastAnswer - started) / 1000 : result.duration;
   return {
-    rps: Math.round(result.requests.total / result.duration),
+    rps: Math.round(result.requests.total / elapsed),
+    seconds: round(elapsed, 2),
+    okRequests: ok.length,
+    okRps: Math.round(ok.length / elapsed),
+    okP50: ok.length ? round(percentile(ok, 50), 1) : null,
+    okP99: ok.length ? round(percentile(ok, 99), 1) : null,
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    // answers by status code, e.g. {"201": 9980, "503": 20}
+    statuses: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]),
+    ),
   };
 }
 
@@ -399,8 +443,8 @@ function seededRandom(seed) {
 
 // ---------------------------------------------------------------- HTTP helper
 
-async function getJson(base, route, headers = {}) {
-  const res = await fetch(base + route, { headers });
+async function getJson(base, route, headers = {}, method = 'GET', body = undefined) {
+  const res = await fetch(base + route, { method, headers, body });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }

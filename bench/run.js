@@ -66,14 +66,18 @@ function legsOf(workload, sides, ctx) {
         ...apis.map((server) => ({ server, route: 'API' })),
         { server: sides.baseline, route: 'baseline', reference: true },
       ];
-  return defs.map((def) => ({
-    name: workload.legs ? `${def.server.label} ${def.route}` : def.server.label,
-    server: def.server,
-    reference: Boolean(def.reference),
-    next: () => (def.path ?? workload.path)(ctx),
-    rounds: [],
-    open: null,
-  }));
+  return defs.map((def) => {
+    const name = workload.legs ? `${def.server.label} ${def.route}` : def.server.label;
+    return {
+      name,
+      server: def.server,
+      reference: Boolean(def.reference),
+      // a path to GET, or (`request`) a whole request; the leg's name keeps its writes apart
+      next: () => (def.path ?? workload.path ?? workload.request)(ctx, name),
+      rounds: [],
+      open: null,
+    };
+  });
 }
 
 /** Pairs whose ratio is reported: each API leg over its yardstick, and after over before. */
@@ -98,8 +102,15 @@ async function runWorkload(workload, sides, ctx, meter, headers) {
   const legs = legsOf(workload, sides, ctx);
   const result = { name: workload.name, title: workload.title, legs: {}, pairs: [], sameAnswer: null };
 
-  // the baseline must do the API's work: compare one answer of each
-  if (!workload.legs) {
+  // the baseline must do the API's work: compare one answer of each (or the workload's own checks)
+  if (workload.check) {
+    const texts = await workload.check(legs, ctx, headers);
+    result.sameAnswer = texts.every((t) => t === texts[0]);
+    if (!result.sameAnswer) {
+      log('WARNING: the answers differ');
+      for (const [i, t] of texts.entries()) log(`  ${legs[i].name}: ${t.slice(0, 600)}`);
+    } else log(`same answers from every side: ${texts[0]}`);
+  } else if (!workload.legs) {
     const route = legs[0].next()();
     const answers = await Promise.all(legs.map((leg) => getJson(leg.server.base, route, headers)));
     const texts = answers.map((a) => `${a.status} ${canonical(a.body)}`);
@@ -112,6 +123,9 @@ async function runWorkload(workload, sides, ctx, meter, headers) {
     } else log(`${route}: same answer from every side (${bytes[0]} bytes)`);
   }
 
+  // a workload with `requests` sends that many per leg, split over the rounds (and
+  // `warmupRequests` before), instead of running for seconds
+  const perRound = workload.requests ? Math.ceil(workload.requests / config.rounds) : undefined;
   for (const leg of legs) {
     await closedLoop({
       base: leg.server.base,
@@ -119,6 +133,7 @@ async function runWorkload(workload, sides, ctx, meter, headers) {
       headers,
       connections: config.connections,
       seconds: config.warmupSeconds,
+      amount: workload.warmupRequests,
     });
   }
 
@@ -137,12 +152,17 @@ async function runWorkload(workload, sides, ctx, meter, headers) {
           headers,
           connections: config.connections,
           seconds: config.seconds,
+          amount: perRound,
         }),
       );
       leg.rounds[round] = run;
-      const bad = run.non2xx || run.errors ? ` (${run.non2xx} non-2xx, ${run.errors} errors)` : '';
+      const bad =
+        run.non2xx || run.errors
+          ? ` (${run.non2xx} non-2xx: ${JSON.stringify(run.statuses)}, ${run.errors} errors)`
+          : '';
+      const ok = run.non2xx ? `; 2xx: ${run.okRps}/s, p50 ${run.okP50} p99 ${run.okP99} ms` : '';
       log(
-        `round ${round + 1} ${leg.name}: ${run.rps} req/s, p50 ${run.p50} p99 ${run.p99} ms, others ${run.cores.others} cores${bad}`,
+        `round ${round + 1} ${leg.name}: ${run.rps} req/s, p50 ${run.p50} p99 ${run.p99} ms${ok}, others ${run.cores.others} cores${bad}`,
       );
     }
   }
@@ -162,6 +182,9 @@ async function runWorkload(workload, sides, ctx, meter, headers) {
       rps: Math.round(pick((r) => r.rps)),
       p50: pick((r) => r.p50),
       p99: pick((r) => r.p99),
+      okRps: Math.round(pick((r) => r.okRps)),
+      okP50: pick((r) => r.okP50),
+      okP99: pick((r) => r.okP99),
       serverCpuMsPerRequest: round(
         pick((r) => r.serverCpuMsPerRequest),
         3,
@@ -170,6 +193,19 @@ async function runWorkload(workload, sides, ctx, meter, headers) {
         pick((r) => r.dbCpuMsPerRequest),
         3,
       ),
+      serverCpuMsPerOk: round(
+        pick((r) => r.serverCpuMsPerOk ?? 0),
+        3,
+      ),
+      dbCpuMsPerOk: round(
+        pick((r) => r.dbCpuMsPerOk ?? 0),
+        3,
+      ),
+      requests: leg.rounds.reduce((n, r) => n + r.requests, 0),
+      statuses: leg.rounds.reduce((all, r) => {
+        for (const [code, count] of Object.entries(r.statuses ?? {})) all[code] = (all[code] ?? 0) + count;
+        return all;
+      }, {}),
       othersCores: {
         median: round(
           pick((r) => r.cores.others),
@@ -184,19 +220,22 @@ async function runWorkload(workload, sides, ctx, meter, headers) {
   }
 
   for (const pair of pairsOf(workload, legs, sides)) {
-    const perRound = pair.a.rounds.map((r, i) => r.rps / pair.b.rounds[i].rps);
+    const rate = workload.rateOn2xx ? 'okRps' : 'rps';
+    const perRound = pair.a.rounds.map((r, i) => r[rate] / pair.b.rounds[i][rate]);
     result.pairs.push({
       label: pair.label,
       a: pair.a.name,
       b: pair.b.name,
       compare: Boolean(pair.compare),
-      ratio: round(result.legs[pair.a.name].rps / result.legs[pair.b.name].rps, 2),
+      ratio: round(result.legs[pair.a.name][rate] / result.legs[pair.b.name][rate], 2),
       range: [round(Math.min(...perRound), 2), round(Math.max(...perRound), 2)],
       perRound: perRound.map((r) => round(r, 3)),
     });
   }
 
-  if (config.open) {
+  if (workload.after) Object.assign(result, await workload.after({ databaseUrl: ctx.databaseUrl, legs }));
+
+  if (config.open && workload.open !== false) {
     const reference = legs.find((leg) => leg.reference);
     const rate = config.openShare * result.legs[reference.name].rps;
     result.openRate = Math.round(rate);
@@ -259,10 +298,50 @@ function openCell(open, p99Only = false) {
     : `${ms(open.p50)} / ${ms(open.p99)} / ${ms(open.max)} ms${tail}`;
 }
 
-function markdown(report, workloads, sides, ctx) {
+/**
+ * Issue 12's table: the ingest workloads (writes; closed loop only; a count of requests per leg).
+ * Rates, latencies and CPU are per 2xx answer (a call stored): the API sheds requests with 503 at
+ * once while its pool is saturated, and those did no work.
+ */
+function ingestMarkdown(report, workloads, sides) {
+  const lines = [];
+  lines.push(
+    `${config.rounds} rounds per leg, interleaved A B B A, after ${n(workloads[0].warmupRequests)} warm-up PUTs per leg; ` +
+      `medians; ${config.connections} connections; closed loop only; rates, latencies and CPU per 2xx answer.`,
+  );
+  lines.push('');
+  lines.push(
+    '| workload | PUTs per leg | API 2xx/s | baseline 2xx/s | ratio (range over rounds) | API p50 / p99 | baseline p50 / p99 | ' +
+      'API answers other than 2xx | CPU ms per call API / baseline | PostgreSQL CPU ms per call API / baseline | ' +
+      "others' cores (median, max) | calls created API / baseline (warm-up included) |",
+  );
+  lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const w of workloads) {
+    const r = report.workloads[w.name];
+    const a = r.legs[sides.api.label];
+    const b = r.legs[sides.baseline.label];
+    const pair = r.pairs.find((p) => p.label === sides.api.label);
+    const created = r.callsCreated ?? {};
+    const others = Object.entries(a.statuses)
+      .filter(([code]) => !code.startsWith('2'))
+      .map(([code, count]) => `${n(count)} × ${code} (${round((100 * count) / a.requests, 1)} %)`);
+    lines.push(
+      `| ${w.row} | ${n(w.requests)} | ${n(a.okRps)} | ${n(b.okRps)} | **${pair.ratio}** (${pair.range[0]}–${pair.range[1]}) | ` +
+        `${ms(a.okP50)} / ${ms(a.okP99)} ms | ${ms(b.okP50)} / ${ms(b.okP99)} ms | ${others.join(', ') || 'none'} | ` +
+        `${a.serverCpuMsPerOk} / ${b.serverCpuMsPerOk} | ${a.dbCpuMsPerOk} / ${b.dbCpuMsPerOk} | ` +
+        `${a.othersCores.median}, ${Math.max(a.othersCores.max, b.othersCores.max)} | ` +
+        `${n(created[sides.api.label])} / ${n(created[sides.baseline.label])} |`,
+    );
+  }
+  return lines;
+}
+
+function markdown(report, allWorkloads, sides, ctx) {
   const m = report.machine;
   const lines = [];
   const rowName = (w) => (typeof w.row === 'function' ? w.row(ctx) : w.row);
+  const workloads = allWorkloads.filter((w) => w.section !== 'ingest');
+  const ingest = allWorkloads.filter((w) => w.section === 'ingest');
   lines.push(
     `### Measured ${m.date} on this machine (build ${m.build}${config.compare ? `, before = ${report.compareBuild}` : ''})`,
   );
@@ -279,53 +358,59 @@ function markdown(report, workloads, sides, ctx) {
       `Rounds whose ratios spread widely were measured on a busy machine. ` +
       `"Issue 9": the table of the issue (2026-11-2x, this machine, the earlier harness).`,
   );
-  lines.push('');
-  lines.push(
-    '| workload | issue 9: API req/s | baseline | ratio | API p99 | now: API req/s | baseline | ratio (range over rounds) | API p99 | ' +
-      'open loop: req/s | API p50 / p99 / max | baseline p99 | target | |',
-  );
-  lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const w of workloads) {
-    const r = report.workloads[w.name];
-    const [a, b] = w.legs
-      ? [r.legs[`${sides.api.label} /v1/me`], r.legs[`${sides.api.label} /health`]]
-      : [r.legs[sides.api.label], r.legs[sides.baseline.label]];
-    const pair = r.pairs.find((p) => p.label === sides.api.label);
-    const v = verdicts(w, r, sides);
-    const cells = [
-      rowName(w),
-      ...(w.before
-        ? [n(w.before.apiRps), n(w.before.baselineRps), w.before.ratio, `${n(w.before.apiP99)} ms`]
-        : ['–', '–', '–', '–']),
-      n(a.rps),
-      `${n(b.rps)}${w.legs ? ' (`/health`)' : ''}`,
-      `**${pair.ratio}** (${pair.range[0]}–${pair.range[1]})`,
-      `${ms(a.p99)} ms`,
-      n(r.openRate),
-      openCell(a.open),
-      openCell(b.open, true),
-      v.map((x) => x.text).join('; ') || '–',
-      v.map((x) => (x.met ? 'met' : '**missed**')).join('; '),
-    ];
-    lines.push(`| ${cells.join(' | ')} |`);
-  }
-  lines.push('');
-  lines.push(
-    'Cost per request (medians over rounds; CPU from /proc, so less sensitive to the other tenants than req/s):',
-  );
-  lines.push('');
-  lines.push(
-    "| workload | API CPU ms/req | baseline CPU ms/req | PostgreSQL CPU ms/req (API / baseline) | API p50 | baseline p50 | others' cores (median, max) |",
-  );
-  lines.push('|---|---|---|---|---|---|---|');
-  for (const w of workloads) {
-    const r = report.workloads[w.name];
-    const [a, b] = w.legs
-      ? [r.legs[`${sides.api.label} /v1/me`], r.legs[`${sides.api.label} /health`]]
-      : [r.legs[sides.api.label], r.legs[sides.baseline.label]];
+  if (workloads.length) {
+    lines.push('');
     lines.push(
-      `| ${rowName(w)} | ${a.serverCpuMsPerRequest} | ${b.serverCpuMsPerRequest} | ${a.dbCpuMsPerRequest} / ${b.dbCpuMsPerRequest} | ${ms(a.p50)} ms | ${ms(b.p50)} ms | ${a.othersCores.median}, ${Math.max(a.othersCores.max, b.othersCores.max)} |`,
+      '| workload | issue 9: API req/s | baseline | ratio | API p99 | now: API req/s | baseline | ratio (range over rounds) | API p99 | ' +
+        'open loop: req/s | API p50 / p99 / max | baseline p99 | target | |',
     );
+    lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+    for (const w of workloads) {
+      const r = report.workloads[w.name];
+      const [a, b] = w.legs
+        ? [r.legs[`${sides.api.label} /v1/me`], r.legs[`${sides.api.label} /health`]]
+        : [r.legs[sides.api.label], r.legs[sides.baseline.label]];
+      const pair = r.pairs.find((p) => p.label === sides.api.label);
+      const v = verdicts(w, r, sides);
+      const cells = [
+        rowName(w),
+        ...(w.before
+          ? [n(w.before.apiRps), n(w.before.baselineRps), w.before.ratio, `${n(w.before.apiP99)} ms`]
+          : ['–', '–', '–', '–']),
+        n(a.rps),
+        `${n(b.rps)}${w.legs ? ' (`/health`)' : ''}`,
+        `**${pair.ratio}** (${pair.range[0]}–${pair.range[1]})`,
+        `${ms(a.p99)} ms`,
+        n(r.openRate),
+        openCell(a.open),
+        openCell(b.open, true),
+        v.map((x) => x.text).join('; ') || '–',
+        v.map((x) => (x.met ? 'met' : '**missed**')).join('; '),
+      ];
+      lines.push(`| ${cells.join(' | ')} |`);
+    }
+    lines.push('');
+    lines.push(
+      'Cost per request (medians over rounds; CPU from /proc, so less sensitive to the other tenants than req/s):',
+    );
+    lines.push('');
+    lines.push(
+      "| workload | API CPU ms/req | baseline CPU ms/req | PostgreSQL CPU ms/req (API / baseline) | API p50 | baseline p50 | others' cores (median, max) |",
+    );
+    lines.push('|---|---|---|---|---|---|---|');
+    for (const w of workloads) {
+      const r = report.workloads[w.name];
+      const [a, b] = w.legs
+        ? [r.legs[`${sides.api.label} /v1/me`], r.legs[`${sides.api.label} /health`]]
+        : [r.legs[sides.api.label], r.legs[sides.baseline.label]];
+      lines.push(
+        `| ${rowName(w)} | ${a.serverCpuMsPerRequest} | ${b.serverCpuMsPerRequest} | ${a.dbCpuMsPerRequest} / ${b.dbCpuMsPerRequest} | ${ms(a.p50)} ms | ${ms(b.p50)} ms | ${a.othersCores.median}, ${Math.max(a.othersCores.max, b.othersCores.max)} |`,
+      );
+    }
+  }
+  if (ingest.length) {
+    lines.push('');
+    lines.push(...ingestMarkdown(report, ingest, sides));
   }
   if (config.compare) {
     lines.push('');
@@ -337,7 +422,7 @@ function markdown(report, workloads, sides, ctx) {
       '| workload | after req/s | before req/s | after ÷ before (range) | after CPU ms/req | before CPU ms/req | after ÷ baseline | before ÷ baseline |',
     );
     lines.push('|---|---|---|---|---|---|---|---|');
-    for (const w of workloads) {
+    for (const w of allWorkloads) {
       const r = report.workloads[w.name];
       const cmp = r.pairs.find((p) => p.compare);
       const afterPair = r.pairs.find((p) => p.label === sides.api.label);
@@ -349,10 +434,10 @@ function markdown(report, workloads, sides, ctx) {
       );
     }
   }
-  const failed = workloads.filter((w) =>
+  const failed = allWorkloads.filter((w) =>
     Object.values(report.workloads[w.name].legs).some((l) => l.non2xx || l.errors),
   );
-  const differ = workloads.filter((w) => report.workloads[w.name].sameAnswer === false);
+  const differ = allWorkloads.filter((w) => report.workloads[w.name].sameAnswer === false);
   if (failed.length || differ.length) {
     lines.push('');
     if (failed.length)
@@ -365,7 +450,7 @@ function markdown(report, workloads, sides, ctx) {
     lines.push(
       "CPU profiles of the API over each workload's closed-loop rounds (self time; the profiler slows the API, so the ratios of a profiled run are not comparable):",
     );
-    for (const w of workloads) {
+    for (const w of allWorkloads) {
       for (const [label, p] of Object.entries(report.workloads[w.name].profiles ?? {})) {
         lines.push('');
         lines.push(
@@ -441,6 +526,10 @@ async function main() {
       workloads: {},
     };
     for (const workload of workloads) {
+      if (workload.prepare) {
+        const legCount = [sides.api, sides.compare, sides.baseline].filter(Boolean).length;
+        await workload.prepare({ databaseUrl: db.url, ctx, agency, legCount, rounds: config.rounds });
+      }
       report.workloads[workload.name] = await runWorkload(workload, sides, ctx, meter, headers);
     }
     const others = Object.values(report.workloads).flatMap((w) =>

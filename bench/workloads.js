@@ -4,9 +4,77 @@
 // `legs` defaults to the API against the baseline on the same path; `door` compares two routes of
 // the same API process instead. `target`: issue 9's targets, checked in the report; `before`: the
 // issue's table (2026-11-2x, this machine, the earlier harness), printed beside the new figures.
-const { log, sql, seededRandom } = require('./lib');
+const { createHash, randomBytes } = require('node:crypto');
+const { log, sql, seededRandom, getJson } = require('./lib');
 
 const PAGES = 50;
+
+// ---- ingest (issue 12): call PUTs through an integration key
+/** PUTs per leg, split over the rounds (a count, not seconds: every leg sends the same requests). */
+const INGEST_REQUESTS = Number(process.env.BENCH_INGEST_REQUESTS ?? 50_000);
+/** PUTs per leg before the rounds. */
+const INGEST_WARMUP = Number(process.env.BENCH_INGEST_WARMUP ?? 1_000);
+/**
+ * Requests per integration key. A key's budget is fixed (600/min, 3,000/10 min, 15,000/h, no
+ * per-key override, unlike API keys' rate_limit_per_minute), so the harness issues enough keys and
+ * moves to the next one after 500 requests: no key ever meets a limit, and each costs both sides
+ * one door lookup (a key-cache miss) per 500 requests.
+ */
+const KEY_USES = 500;
+const CONNECTOR = 'bench-phone';
+const CALL_STATUSES = ['completed', 'completed', 'completed', 'no-answer', 'busy', 'failed', 'canceled'];
+const EPOCH = Date.parse('2026-10-01T00:00:00Z');
+
+/** Issues `count` integration keys of the agency with SQL (as the session route stores them: sha256, first 12). */
+async function issueIntegrationKeys(databaseUrl, agency, count) {
+  const secrets = Array.from({ length: count }, () => `svc_int_${randomBytes(16).toString('hex')}`);
+  await sql(
+    databaseUrl,
+    `insert into integration_keys (id, organization_id, name, connector, key_hash, prefix_hint, created_by_id, created_at)
+     select gen_random_uuid(), $1, 'bench ' || n, $2, h, p, $3, now()
+       from unnest($4::text[], $5::text[]) with ordinality as k(h, p, n)`,
+    [
+      agency.organizationId,
+      CONNECTOR,
+      agency.admin.userId,
+      secrets.map((s) => createHash('sha256').update(s).digest('hex')),
+      secrets.map((s) => s.slice(0, 12)),
+    ],
+  );
+  return secrets;
+}
+
+/** A realistic call for `leadId`, drawn from `random`. */
+function callBody(random, leadId) {
+  const status = CALL_STATUSES[Math.floor(random() * CALL_STATUSES.length)];
+  const durationSeconds = status === 'completed' ? 20 + Math.floor(random() * 900) : 0;
+  const startedAt = EPOCH + Math.floor(random() * 50 * 86_400) * 1000;
+  return {
+    leadId,
+    direction: random() < 0.4 ? 'inbound' : 'outbound',
+    status,
+    durationSeconds,
+    hasRecording: status === 'completed',
+    startedAt: new Date(startedAt).toISOString(),
+    endedAt: new Date(startedAt + durationSeconds * 1000).toISOString(),
+  };
+}
+
+/** The next integration key: each serves KEY_USES requests, across every leg. */
+function nextKey(state) {
+  const secret = state.keys[Math.floor(state.used / KEY_USES)];
+  if (!secret) throw new Error('bench ingest: out of integration keys');
+  state.used += 1;
+  return secret;
+}
+
+/** An answer with its ids blanked and its error cut to the code, to compare the two sides. */
+const comparable = ({ status, body }) =>
+  `${status} ${JSON.stringify(
+    body?.error
+      ? { code: body.error.code }
+      : { ...body, id: typeof body?.id === 'string' ? 'uuid' : body?.id },
+  )}`;
 
 const WORKLOADS = {
   door: {
@@ -65,6 +133,91 @@ const WORKLOADS = {
     target: { ratio: 0.85 },
     before: { apiRps: 104, baselineRps: 127, ratio: 0.83, apiP99: 541 },
   },
+  ingest: {
+    title: `\`PUT /integrations/v1/calls/{externalId}\`: ${INGEST_REQUESTS.toLocaleString('en')} new calls per leg`,
+    row: '`PUT /integrations/v1/calls/{externalId}` (a new call each)',
+    section: 'ingest',
+    rateOn2xx: true,
+    requests: INGEST_REQUESTS,
+    warmupRequests: INGEST_WARMUP,
+    open: false,
+    /** Enough keys for every leg's warm-up and rounds, and the answer checks. */
+    prepare: async ({ databaseUrl, ctx, agency, legCount, rounds }) => {
+      const perLeg = INGEST_WARMUP + rounds * Math.ceil(INGEST_REQUESTS / rounds) + 100;
+      const keys = await issueIntegrationKeys(
+        databaseUrl,
+        agency,
+        Math.ceil((legCount * perLeg) / KEY_USES) + 2,
+      );
+      const [{ calls }] = await sql(databaseUrl, 'select count(*)::int as calls from calls');
+      ctx.ingest = { keys, used: 0, counters: new Map(), callsBefore: calls };
+      log(
+        `ingest: ${keys.length} integration keys issued; ${calls.toLocaleString('en')} calls stored before`,
+      );
+    },
+    /**
+     * Each leg writes into its own externalId range (`bench-<leg>-<n>`, n never reused), so every
+     * PUT creates a call; the leads come from a seeded generator restarted for every run, so both
+     * sides link the same leads in the same order.
+     */
+    request: (ctx, legName) => {
+      const random = seededRandom(12);
+      const prefix = `bench-${legName.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-`;
+      const state = ctx.ingest;
+      return () => {
+        const n = (state.counters.get(prefix) ?? 0) + 1;
+        state.counters.set(prefix, n);
+        const leadId = ctx.leadIds[Math.floor(random() * ctx.leadIds.length)];
+        return {
+          method: 'PUT',
+          path: `/integrations/v1/calls/${prefix}${n}`,
+          headers: { authorization: `Bearer ${nextKey(state)}` },
+          body: JSON.stringify(callBody(random, leadId)),
+        };
+      };
+    },
+    /** Both sides answer the same statuses and shapes: 201 create, 200 update, 409 flip, 404 lead, 401 wrong key. */
+    check: async (legs, ctx, headers) => {
+      const random = seededRandom(99);
+      const body = callBody(random, ctx.leadIds[0]);
+      const texts = [];
+      for (const leg of legs) {
+        const key = { authorization: `Bearer ${nextKey(ctx.ingest)}` };
+        const route = `/integrations/v1/calls/bench-check-${leg.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+        const put = (json, h = key) =>
+          getJson(
+            leg.server.base,
+            route,
+            { ...h, 'content-type': 'application/json' },
+            'PUT',
+            JSON.stringify(json),
+          );
+        const answers = [
+          await put(body),
+          await put({ ...body, status: 'failed' }),
+          await put({ ...body, direction: body.direction === 'inbound' ? 'outbound' : 'inbound' }),
+          await put({ ...body, leadId: 999_999_999 }),
+          await put(body, headers),
+        ];
+        texts.push(answers.map(comparable).join(' | '));
+      }
+      return texts;
+    },
+    /** Calls created by each leg (its externalId range). */
+    after: async ({ databaseUrl, legs }) => {
+      const out = {};
+      for (const leg of legs) {
+        const prefix = `bench-${leg.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-`;
+        const [{ n }] = await sql(
+          databaseUrl,
+          "select count(*)::int as n from calls where connector = $1 and external_id like $2 || '%'",
+          [CONNECTOR, prefix],
+        );
+        out[leg.name] = n;
+      }
+      return { callsCreated: out };
+    },
+  },
   deals: {
     title: "`GET /v1/deals?status=open`: the key's person's open deals (capped at 1,000) with participants",
     row: '`GET /v1/deals?status=open`',
@@ -108,7 +261,7 @@ async function prepareContext(databaseUrl, organizationId) {
   log(
     `search terms: rare "${rare.term}" (${rare.matches} matches), common "${common.term}" (${common.matches})`,
   );
-  return { organizationId, leadIds, rare, common };
+  return { databaseUrl, organizationId, leadIds, rare, common };
 }
 
 function selectWorkloads(names) {
