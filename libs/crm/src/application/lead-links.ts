@@ -1,8 +1,10 @@
+import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { DomainError, IntegrationPrincipal, notFound, validationFailed } from '@app/platform';
+import { DomainError, IntegrationPrincipal, notFound, preparedRows, validationFailed } from '@app/platform';
 import { emailKey, phoneKey } from '../domain/contact-keys';
 import { LeadRepository } from '../domain/lead.repository';
 import { LeadIntakeService } from './lead-intake.service';
+import { lockLeadStatement } from './records.sql';
 
 /** How a connector's record names its lead (INTERFACES.md "Ingestion", lead link). */
 export interface LeadLink {
@@ -20,6 +22,7 @@ export interface LeadLink {
 @Injectable()
 export class LeadLinks {
   constructor(
+    private readonly em: EntityManager,
     private readonly leads: LeadRepository,
     private readonly intake: LeadIntakeService,
   ) {}
@@ -31,9 +34,10 @@ export class LeadLinks {
     if (link.contact && !link.contact.email && !link.contact.phoneNumber && !link.contact.handle)
       throw validationFailed([{ path: 'contact', message: 'contact needs an email, phoneNumber or handle' }]);
     if (link.leadId !== undefined) {
-      const lead = await this.leads.findInOrg(org, { id: link.leadId });
+      // one prepared statement that also locks the lead for the record's write (its facts follow)
+      const [lead] = await preparedRows<{ id: string }>(this.em, lockLeadStatement(org, link.leadId));
       if (!lead) throw notFound('Lead');
-      return lead.id;
+      return Number(lead.id);
     }
     const email = emailKey(link.contact?.email);
     const phone = phoneKey(link.contact?.phoneNumber);

@@ -2,29 +2,96 @@ import type { MikroORM } from '@mikro-orm/core';
 import type { NextFunction, Request, Response } from 'express';
 import { DependencyUnavailableError } from '../errors/domain-error';
 
-/** Calls queued for a pooled connection, per connection, beyond which new requests are shed. */
+/** Calls queued for a pooled connection, per connection, below which nothing is ever shed. */
 export const SHED_QUEUE_PER_CONNECTION = 2;
+
+/** A newcomer who would wait longer than this for a connection is shed (the pool's own wait is 2 s). */
+export const SHED_WAIT_BUDGET_MS = 1_000;
+
+/** No connection handed out for this long while calls queue: the pool is stalled (a frozen server). */
+export const SHED_STALL_MS = 150;
 
 /** Routes that must answer whatever the pool does. */
 const NEVER_SHED = new Set(['/health/live', '/metrics']);
 
 interface TarnPool {
   numPendingAcquires(): number;
+  on(event: 'acquireSuccess', listener: () => void): void;
 }
 
 /**
- * Sheds load while the database pool is saturated: when more calls wait for a connection than
- * the pool can serve within its wait, a new request answers 503 with `Retry-After` at once instead
- * of joining the queue. A fault (a frozen server, a held lock) then leaves no backlog of stale
- * requests behind it, so full service returns as soon as the database does.
+ * How fast the pool hands out connections: the times of its last hand-outs, in a ring. A
+ * saturated but healthy pool (a connector writing on 32 connections) serves its queue in
+ * milliseconds; a faulted one (a frozen server, a held lock) hands out a few a second or none.
+ */
+export class AcquireRate {
+  private readonly times: number[];
+  private next = 0;
+  private count = 0;
+
+  constructor(private readonly capacity = 256) {
+    this.times = new Array<number>(capacity).fill(0);
+  }
+
+  record(at: number): void {
+    this.times[this.next] = at;
+    this.next = (this.next + 1) % this.capacity;
+    this.count = Math.min(this.count + 1, this.capacity);
+  }
+
+  /** When the last connection was handed out, or null if none was yet. */
+  last(): number | null {
+    return this.count === 0 ? null : this.times[(this.next - 1 + this.capacity) % this.capacity];
+  }
+
+  /** Hand-outs per second over the last second (at most the ring's capacity). */
+  perSecond(now: number): number {
+    let recent = 0;
+    for (let i = 1; i <= this.count; i += 1) {
+      if (now - this.times[(this.next - i + this.capacity) % this.capacity] > 1_000) break;
+      recent += 1;
+    }
+    return recent;
+  }
+}
+
+/**
+ * Spec of the rule (issue 10, "shed what has waited too long"): with at least
+ * `poolSize × SHED_QUEUE_PER_CONNECTION` calls queued, a newcomer is shed when the pool is stalled
+ * (nothing handed out for `SHED_STALL_MS`) or its queue would take longer than
+ * `SHED_WAIT_BUDGET_MS` to serve at the pool's current pace. A long queue that moves is served.
+ */
+export function shouldShed(pending: number, limit: number, rate: AcquireRate, now: number): boolean {
+  if (pending < limit) return false;
+  const last = rate.last();
+  if (last === null || now - last > SHED_STALL_MS) return true;
+  const perSecond = rate.perSecond(now);
+  return perSecond === 0 || (pending * 1_000) / perSecond > SHED_WAIT_BUDGET_MS;
+}
+
+/**
+ * Sheds load while the database pool cannot serve its queue in time: a new request answers 503
+ * with `Retry-After` at once instead of joining the queue (`shouldShed`). A fault (a frozen
+ * server, a held lock) then leaves no backlog of stale requests behind it, so full service returns
+ * as soon as the database does; a busy, healthy pool keeps queueing.
  */
 export function shedWhenPoolSaturated(orm: MikroORM, poolSize: number) {
   const limit = poolSize * SHED_QUEUE_PER_CONNECTION;
-  const pool = (): TarnPool | undefined =>
-    (orm.em.getConnection() as unknown as { getKnex(): { client?: { pool?: TarnPool } } }).getKnex().client
-      ?.pool;
+  const rate = new AcquireRate();
+  const watched = new WeakSet<TarnPool>();
+  const pool = (): TarnPool | undefined => {
+    const current = (
+      orm.em.getConnection() as unknown as { getKnex(): { client?: { pool?: TarnPool } } }
+    ).getKnex().client?.pool;
+    if (current && !watched.has(current)) {
+      watched.add(current);
+      current.on('acquireSuccess', () => rate.record(Date.now()));
+      rate.record(Date.now()); // watching starts: a burst of first requests is not a stall
+    }
+    return current;
+  };
   return (req: Request, _res: Response, next: NextFunction): void => {
-    if (!NEVER_SHED.has(req.path) && (pool()?.numPendingAcquires() ?? 0) >= limit) {
+    if (!NEVER_SHED.has(req.path) && shouldShed(pool()?.numPendingAcquires() ?? 0, limit, rate, Date.now())) {
       next(new DependencyUnavailableError('database pool saturated; request shed'));
       return;
     }
