@@ -611,6 +611,22 @@ describe('Queues: routes and preview', () => {
       expect(texts.filter((text) => /\blead_facts\b/.test(text))).toHaveLength(1);
     });
 
+    it('a preview that cannot finish in time answers 503 with Retry-After', async () => {
+      const blocker = new Client({ connectionString: process.env.DATABASE_URL });
+      await blocker.connect();
+      try {
+        await blocker.query('begin');
+        await blocker.query('lock table lead_facts in access exclusive mode');
+        const res = await preview(b.member, { definition: {} });
+        expectError(res, 503, 'INTERNAL');
+        expect(res.headers['retry-after']).toBe('1');
+      } finally {
+        await blocker.query('rollback');
+        await blocker.end();
+      }
+      await preview(b.member, { definition: {} }).expect(200);
+    });
+
     it('$me stands for the caller', async () => {
       const byMe = {
         definition: {
