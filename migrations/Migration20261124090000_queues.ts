@@ -33,10 +33,7 @@ export class Migration20261124090000_queues extends Migration {
       create index queues_org_creator_idx on queues (organization_id, created_by);
       create index queues_org_shared_idx on queues (organization_id, name) where scope = 'shared';
 
-      insert into queues (id, organization_id, created_by, name, icon, scope, system, definition, created_at, updated_at)
-      select gen_random_uuid(), o.id, null, 'My calls', 'phone', 'shared', true, '${SYSTEM_DEFINITION}'::jsonb, now(), now()
-        from organizations o
-      on conflict do nothing;
+      ${BACKFILL_SYSTEM_QUEUES};
 
       create index lead_facts_org_last_call_idx on lead_facts (organization_id, last_call_at);
       create index lead_facts_org_last_email_idx on lead_facts (organization_id, last_email_at);
@@ -104,3 +101,11 @@ const SYSTEM_DEFINITION = JSON.stringify({
   calling: { pool: 'owners', coolDownMinutes: 120, people: null },
   rules: [],
 });
+
+/** Every organization without a system queue gets one (run by `up`; exported for its test). */
+export const BACKFILL_SYSTEM_QUEUES = `
+      insert into queues (id, organization_id, created_by, name, icon, scope, system, definition, created_at, updated_at)
+      select gen_random_uuid(), o.id, null, 'My calls', 'phone', 'shared', true, '${SYSTEM_DEFINITION}'::jsonb, now(), now()
+        from organizations o
+       where not exists (select 1 from queues q where q.organization_id = o.id and q.system)
+      on conflict do nothing`;

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { SYSTEM_QUEUE_DEFINITION } from '@app/queues';
+import { BACKFILL_SYSTEM_QUEUES } from '../../migrations/Migration20261124090000_queues';
 import {
   Agency,
   api,
@@ -130,6 +131,23 @@ describe('Queues: routes and preview', () => {
       await as(a.member).get(`/v1/queues/${id}`).expect(200);
       // another organization's system queue is not openable
       expectNotFound(await as(other.admin).get(`/v1/queues/${id}`), 'Queue');
+    });
+    it('is backfilled by the migration for organizations made before queues, once', async () => {
+      const older = await t.seed.withKey(await t.seed.organization({ name: 'Older Agency' }));
+      const systemRows = () =>
+        sql<{ id: string; definition: unknown; name: string }>(
+          t,
+          `select id, definition, name from queues where organization_id = ? and system`,
+          [older.organizationId],
+        );
+      expect(await systemRows()).toEqual([]);
+      await sql(t, BACKFILL_SYSTEM_QUEUES);
+      await sql(t, BACKFILL_SYSTEM_QUEUES);
+      const rows = await systemRows();
+      const { name: _n, icon: _i, scope: _s, ...definition } = SYSTEM_QUEUE_DEFINITION;
+      expect(rows).toEqual([{ id: expect.any(String), name: 'My calls', definition }]);
+      const list = await as(older).get('/v1/queues').expect(200);
+      expect(list.body.queues.map((queue: QueueBody) => queue.id)).toEqual([rows[0].id]);
     });
   });
 
