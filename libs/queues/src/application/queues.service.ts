@@ -45,11 +45,16 @@ export class QueuesService {
 
   /** The system queue, then own queues, then shared ones, each by name. */
   async list(actor: Principal): Promise<{ queues: QueueJson[] }> {
-    await this.queues.ensureSystemQueue(actor.organizationId, uuidv7(), this.clock.now());
-    const [candidates, teamIds] = await Promise.all([
+    const [found, teamIds] = await Promise.all([
       this.queues.listSidebarCandidates(actor.organizationId, actor.userId),
       this.teamIdsOf(actor),
     ]);
+    let candidates = found;
+    if (!found.some((queue) => queue.system)) {
+      // an organization made after the migration gets its system queue on its first list
+      await this.queues.ensureSystemQueue(actor.organizationId, uuidv7(), this.clock.now());
+      candidates = await this.queues.listSidebarCandidates(actor.organizationId, actor.userId);
+    }
     const group = (queue: Queue) => (queue.system ? 0 : queue.isOwnedBy(actor.userId) ? 1 : 2);
     const byName = new Intl.Collator('en', { sensitivity: 'base' });
     const visible = candidates
