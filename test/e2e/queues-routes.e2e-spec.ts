@@ -263,6 +263,8 @@ describe('Queues: routes and preview', () => {
       expectNotFound(await as(other.admin).get(`/v1/queues/${shared.id}`), 'Queue');
       expectNotFound(await as(other.admin).patch(`/v1/queues/${shared.id}`).send({ name: 'x' }), 'Queue');
       expectNotFound(await as(other.admin).delete(`/v1/queues/${shared.id}`), 'Queue');
+      expectNotFound(await as(other.admin).put(`/v1/queues/${shared.id}/audience`).send({}), 'Queue');
+      expectNotFound(await as(other.admin).post('/v1/queues/preview').send({ queueId: shared.id }), 'Queue');
       expectNotFound(await as(a.admin).get(`/v1/queues/${MISSING}`), 'Queue');
       expectError(await as(a.admin).get('/v1/queues/not-a-uuid'), 400, 'VALIDATION_FAILED');
     });
@@ -285,6 +287,8 @@ describe('Queues: routes and preview', () => {
         rules: [{ id: 'rule-1', when: 'task_completed' }],
       });
       expect(changed.body.lanes.map((lane: { id: string }) => lane.id)).toEqual(['two']);
+      const reread = await as(a.member).get(`/v1/queues/${queue.id}`).expect(200);
+      expect(reread.body).toEqual(changed.body);
       expectValidation(await as(a.member).patch(`/v1/queues/${queue.id}`).send({ name: '' }), 'name');
 
       const leads = await count(t, `select count(*) as n from leads where organization_id = ?`, [
