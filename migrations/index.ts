@@ -10,6 +10,7 @@ import { Migration20261124050000_integration_keys } from './Migration20261124050
 import { Migration20261124060000_lead_intake } from './Migration20261124060000_lead_intake';
 import { Migration20261124070000_ingest_records } from './Migration20261124070000_ingest_records';
 import { Migration20261124080000_viewings } from './Migration20261124080000_viewings';
+import { Migration20261124090000_queues } from './Migration20261124090000_queues';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -25,6 +26,7 @@ export const MIGRATIONS = [
   Migration20261124060000_lead_intake,
   Migration20261124070000_ingest_records,
   Migration20261124080000_viewings,
+  Migration20261124090000_queues,
 ].map((migration) => ({
   name: migration.name,
   class: migration,

@@ -15,6 +15,7 @@ import {
 import { CrmModule } from '@app/crm';
 import { IdentityModule } from '@app/identity';
 import { NetworkModule } from '@app/network';
+import { QueuesModule } from '@app/queues';
 import { LifecycleLog } from './lifecycle-log';
 
 /** The HTTP app: the platform pipeline and every context's controllers. */
@@ -33,6 +34,7 @@ export class ApiModule {
         IdentityModule,
         CrmModule,
         NetworkModule,
+        QueuesModule,
         JobsModule.forRoot({ inProcess: !config.redisUrl }),
         HealthModule,
       ],

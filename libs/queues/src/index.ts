@@ -1,11 +1,16 @@
 /**
  * Queues (issue 13): the definition model and its validation, the filter grammar compiled to SQL,
- * the preview's lanes and order as SQL, the description and the system queue. Pure code for now;
- * the routes, storage and offers build on it.
+ * the preview's lanes and order as SQL, the description and the system queue (pure, domain/);
+ * the Nest module with the queue routes and the preview.
  */
 export * from './domain/queue-grammar';
 export * from './domain/queue-definition';
 export * from './domain/filter-compiler';
 export * from './domain/queue-preview.sql';
 export * from './domain/queue-description';
+export * from './domain/queue-reason';
 export * from './domain/system-queue';
+export { QueuesModule, QUEUE_ENTITIES } from './queues.module';
+export { QueuesService, QUEUES_PER_PERSON } from './application/queues.service';
+export { QueuePreviewService, PREVIEW_STATEMENT_TIMEOUT_MS } from './application/queue-preview.service';
+export type { QueueJson, QueuePreviewJson } from './views/queue.view';

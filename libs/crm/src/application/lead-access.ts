@@ -36,6 +36,14 @@ export class LeadAccess {
     return leadReachSql(alias, this.scope(actor));
   }
 
+  /**
+   * Every lead of the caller's agency as a WHERE fragment, whatever their role: only for a read a
+   * rule widens on purpose (a team queue opened by one of its people, INTERFACES.md "Queues").
+   */
+  organizationSql(actor: Principal, alias = 'l'): Statement {
+    return leadReachSql(alias, { organizationId: actor.organizationId, memberId: null });
+  }
+
   reaches(actor: Principal, lead: Lead): boolean {
     return reachesLead(this.scope(actor), lead);
   }

@@ -16,6 +16,14 @@ interface Prepared {
 /** A hot read outside a transaction gives up sooner than a write (REQUEST_WAITS.queryMs). */
 export const READ_QUERY_MS = 2_000;
 
+export interface PreparedOptions {
+  /**
+   * How long the client waits for the answer (default: the connection's, READ_QUERY_MS outside a
+   * transaction). For a read that sets its own longer `statement_timeout` in its transaction.
+   */
+  queryMs?: number;
+}
+
 interface NamedQuery {
   name: string;
   text: string;
@@ -73,9 +81,14 @@ const isReadTimeout = (err: { message?: string }) => err.message === 'Query read
  * a statement the server no longer knows is retried once on a fresh connection or a fresh prepare:
  * reads are safe to repeat.
  */
-export async function preparedRows<T>(em: EntityManager, statement: Statement): Promise<T[]> {
+export async function preparedRows<T>(
+  em: EntityManager,
+  statement: Statement,
+  options: PreparedOptions = {},
+): Promise<T[]> {
   const shape = prepared(statement.sql);
   const query: NamedQuery = { name: shape.name, text: shape.text, values: statement.params };
+  if (options.queryMs !== undefined) query.query_timeout = options.queryMs;
   const transaction = em.getTransactionContext<{ client: KnexClient; isCompleted?(): boolean }>();
   if (transaction) {
     // its connection is back in the pool, maybe serving another request: never run on it
@@ -87,7 +100,7 @@ export async function preparedRows<T>(em: EntityManager, statement: Statement): 
       throw withPreparedStatement(caught, shape.name, shape.text);
     }
   }
-  query.query_timeout = READ_QUERY_MS;
+  query.query_timeout ??= READ_QUERY_MS;
   const pool = em.getConnection().getKnex().client as unknown as KnexClient;
   for (let attempt = 1; ; attempt++) {
     const connection = await pool.acquireConnection();
