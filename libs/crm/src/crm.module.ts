@@ -41,6 +41,7 @@ import { Task } from './domain/task.entity';
 import { WorkingHours } from './domain/working-hours.entity';
 import { BusySources } from './extension-points/busy-source';
 import { CalendarSources } from './extension-points/calendar-source';
+import { LeadEvents } from './extension-points/lead-events';
 import { LeadRouter, UnassignedLeadRouter } from './extension-points/lead-router';
 import { TimelineSources } from './extension-points/timeline-source';
 import { CalendarController } from './http/calendar.controller';
@@ -116,6 +117,7 @@ export const CRM_ENTITIES = [
     RecordsIngestService,
     RecordsQueries,
     RecordsTimelineSource,
+    LeadEvents,
     // lead routing plugs in here; until then connectors' leads stay unassigned
     { provide: LeadRouter, useClass: UnassignedLeadRouter },
   ],

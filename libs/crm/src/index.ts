@@ -2,11 +2,13 @@ export { CrmModule } from './crm.module';
 
 // Services other contexts, apps and tests call (the actor first).
 export { LeadsService, type CreateLead } from './application/leads.service';
+export { LeadsQueries } from './application/leads.queries';
 export { NotesService } from './application/notes.service';
 export { TasksService, type CreateTask } from './application/tasks.service';
 export { DealsService, type CreateDeal, type ChangeDeal } from './application/deals.service';
 export { DealsQueries } from './application/deals.queries';
 export type { LeadJson } from './views/lead.view';
+export { LeadView } from './views/lead.view';
 export type { NoteJson } from './views/note.view';
 export type { TaskJson } from './views/task.view';
 export type { DealJson } from './views/deal.view';
@@ -41,6 +43,11 @@ export {
   type CalendarRequest,
   type CalendarSource,
 } from './extension-points/calendar-source';
+export {
+  LeadEventListenerProvider,
+  type LeadEvent,
+  type LeadEventListener,
+} from './extension-points/lead-events';
 export {
   BusySourceProvider,
   type BusyRequest,

@@ -14,3 +14,6 @@ export { QueuesModule, QUEUE_ENTITIES } from './queues.module';
 export { QueuesService, QUEUES_PER_PERSON } from './application/queues.service';
 export { QueuePreviewService, PREVIEW_STATEMENT_TIMEOUT_MS } from './application/queue-preview.service';
 export type { QueueJson, QueuePreviewJson } from './views/queue.view';
+export { OffersService, OFFERS_LISTED, FOLLOW_UP_TITLE } from './application/offers.service';
+export type { OfferJson } from './views/offer.view';
+export * from './domain/offer-trigger.sql';

@@ -10,6 +10,7 @@ import {
   Statement,
   validationFailed,
 } from '@app/platform';
+import { LeadEvents } from '../extension-points/lead-events';
 import { type Direction, type EmailSource, emailDirection } from '../domain/records';
 import type { UpsertResultJson } from '../views/record-upsert.view';
 import { LeadFactsService } from './lead-facts.service';
@@ -108,11 +109,17 @@ export class RecordsIngestService {
     private readonly links: LeadLinks,
     private readonly facts: LeadFactsService,
     private readonly clock: Clock,
+    private readonly events: LeadEvents,
   ) {}
 
-  upsertCall(caller: IntegrationPrincipal, externalId: string, input: CallInput): Promise<UpsertResultJson> {
+  /** A call's first write (every call status is final) publishes `call_ended` after the commit. */
+  async upsertCall(
+    caller: IntegrationPrincipal,
+    externalId: string,
+    input: CallInput,
+  ): Promise<UpsertResultJson> {
     const owner = onePerson({ ...input }, 'ownerUserId', 'ownerEmail');
-    return this.write(caller, input, 'call', (leadId, id, now) =>
+    const result = await this.write(caller, input, 'call', (leadId, id, now) =>
       callUpsertStatement({
         ...this.key(caller, externalId),
         id,
@@ -131,6 +138,15 @@ export class RecordsIngestService {
         endedAt: instant(input.endedAt),
       }),
     );
+    if (result.created) {
+      await this.events.publish({
+        kind: 'call_ended',
+        organizationId: caller.organizationId,
+        leadId: result.leadId,
+        at: this.clock.now(),
+      });
+    }
+    return result;
   }
 
   upsertMessage(

@@ -6,6 +6,7 @@ import { TaskRepository } from '../domain/task.repository';
 import { personsTasks } from '../domain/task-audience';
 import { TaskJson, toTaskJson } from '../views/task.view';
 import { parseDueDate } from './due-date';
+import { LeadEvents } from '../extension-points/lead-events';
 import { LeadAccess } from './lead-access';
 import { LeadHistoryRecorder } from './lead-history.recorder';
 
@@ -39,6 +40,7 @@ export class TasksService {
     private readonly access: LeadAccess,
     private readonly history: LeadHistoryRecorder,
     private readonly clock: Clock,
+    private readonly events: LeadEvents,
   ) {}
 
   /**
@@ -114,7 +116,8 @@ export class TasksService {
     const now = this.clock.now();
     task.edit({ title: changes.title, description: changes.description, dueDate }, now);
     if (people) task.setAssignees(people, now);
-    if (changes.status && task.setStatus(changes.status, now)) {
+    const statusChanged = changes.status !== undefined && task.setStatus(changes.status, now);
+    if (statusChanged) {
       this.history.task(
         actor,
         task.leadId,
@@ -124,6 +127,15 @@ export class TasksService {
       );
     }
     await this.em.flush();
+    if (statusChanged && changes.status === 'completed') {
+      // after the commit (LeadEvents): queue offers react to it
+      await this.events.publish({
+        kind: 'task_completed',
+        organizationId: task.organizationId,
+        leadId: task.leadId,
+        at: now,
+      });
+    }
     return toTaskJson(task);
   }
 

@@ -10,6 +10,7 @@ export enum JobName {
   PurgeExpiredIdentity = 'identity.purge-expired',
   CheckKeyOwners = 'api-keys.check-owners',
   PurgeIdempotency = 'idempotency.purge-expired',
+  OffersTimePassed = 'offers.time-passed',
 }
 
 export const PERIODIC = Reflector.createDecorator<{ name: JobName; everyMs: number }>();
