@@ -172,7 +172,10 @@ describe('Queues: offers', () => {
 
     it('task_completed: completing a task through the route makes its offers, once', async () => {
       const lead = await memberLead();
-      await as(a.member).put(`/v1/leads/${lead.id}/tags`).send({ tagIds: [cold.id] }).expect(200);
+      await as(a.member)
+        .put(`/v1/leads/${lead.id}/tags`)
+        .send({ tagIds: [cold.id] })
+        .expect(200);
       await taskCompleted(a.member, lead.id);
       const offers = await offersOf(a.member, lead.id);
       expect(Object.keys(offers).sort()).toEqual(['call-back', 'uncold']);
@@ -200,7 +203,12 @@ describe('Queues: offers', () => {
           name: 'Mine',
           root: group(condition('assignee', 'has_any_of', strings('$me'))),
           rules: [
-            { id: 'promote', when: 'time_passed', if: group(), offer: { kind: 'set_status', status: 'client' } },
+            {
+              id: 'promote',
+              when: 'time_passed',
+              if: group(),
+              offer: { kind: 'set_status', status: 'client' },
+            },
           ],
         })
         .expect(201);
@@ -237,11 +245,20 @@ describe('Queues: offers', () => {
         `select payload from lead_history where lead_id = ? and type = 'status-change'`,
         [lead.id],
       );
-      expect(history.payload).toMatchObject({ from: 'lead', to: 'potential', source: 'api', changedBy: a.member.userId });
+      expect(history.payload).toMatchObject({
+        from: 'lead',
+        to: 'potential',
+        source: 'api',
+        changedBy: a.member.userId,
+      });
 
       // a decided offer cannot be decided again
       expectError(await as(a.member).post(`/v1/offers/${offers['to-potential'].id}/accept`), 409, 'CONFLICT');
-      expectError(await as(a.member).post(`/v1/offers/${offers['to-potential'].id}/dismiss`), 409, 'CONFLICT');
+      expectError(
+        await as(a.member).post(`/v1/offers/${offers['to-potential'].id}/dismiss`),
+        409,
+        'CONFLICT',
+      );
 
       const tagged = await as(a.member).post(`/v1/offers/${offers['tag-hot'].id}/accept`).expect(200);
       expect((tagged.body.lead as LeadJson).tags.map((tag) => tag.id)).toEqual([hot.id]);
@@ -280,18 +297,30 @@ describe('Queues: offers', () => {
 
     it('follow_up makes a date-only "Call back" task for the acceptor; remove_tag; undo deletes and restores', async () => {
       const lead = await memberLead();
-      await as(a.member).put(`/v1/leads/${lead.id}/tags`).send({ tagIds: [cold.id, hot.id] }).expect(200);
+      await as(a.member)
+        .put(`/v1/leads/${lead.id}/tags`)
+        .send({ tagIds: [cold.id, hot.id] })
+        .expect(200);
       await taskCompleted(a.member, lead.id);
       const offers = await offersOf(a.member, lead.id);
 
       const followed = await as(a.member).post(`/v1/offers/${offers['call-back'].id}/accept`).expect(200);
-      const due = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 2));
+      const due = new Date(
+        Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 2),
+      );
       const tasks = async () =>
-        ((await as(a.member).get(`/v1/tasks?leadId=${lead.id}`).expect(200)).body.data as Record<string, unknown>[]).filter(
-          (task) => task.title === 'Call back',
-        );
+        (
+          (await as(a.member).get(`/v1/tasks?leadId=${lead.id}`).expect(200)).body.data as Record<
+            string,
+            unknown
+          >[]
+        ).filter((task) => task.title === 'Call back');
       expect(await tasks()).toEqual([
-        expect.objectContaining({ dueDate: due.toISOString(), assigneeIds: [a.member.userId], status: 'pending' }),
+        expect.objectContaining({
+          dueDate: due.toISOString(),
+          assigneeIds: [a.member.userId],
+          status: 'pending',
+        }),
       ]);
       expect(followed.body.lead.pendingTasks).toBe(1);
       await as(a.member).post(`/v1/offers/${offers['call-back'].id}/undo`).expect(200);
@@ -300,7 +329,9 @@ describe('Queues: offers', () => {
       const removed = await as(a.member).post(`/v1/offers/${offers.uncold.id}/accept`).expect(200);
       expect((removed.body.lead as LeadJson).tags.map((tag) => tag.id)).toEqual([hot.id]);
       const restored = await as(a.member).post(`/v1/offers/${offers.uncold.id}/undo`).expect(200);
-      expect((restored.body.lead as LeadJson).tags.map((tag) => tag.id).sort()).toEqual([cold.id, hot.id].sort());
+      expect((restored.body.lead as LeadJson).tags.map((tag) => tag.id).sort()).toEqual(
+        [cold.id, hot.id].sort(),
+      );
     });
 
     it('assign: a member gets 403 ORG_ADMIN_REQUIRED; an admin makes the person the owner and undoes it', async () => {
@@ -345,7 +376,10 @@ describe('Queues: offers', () => {
         expectNotFound(await as(a.colleague).post(`/v1/offers/${offer.id}/${action}`), 'Offer');
         expectNotFound(await as(other.admin).post(`/v1/offers/${offer.id}/${action}`), 'Offer');
       }
-      expectNotFound(await as(a.admin).post('/v1/offers/0190a0a0-0000-7000-8000-000000000001/accept'), 'Offer');
+      expectNotFound(
+        await as(a.admin).post('/v1/offers/0190a0a0-0000-7000-8000-000000000001/accept'),
+        'Offer',
+      );
       expectNotFound(await as(a.colleague).get(`/v1/leads/${lead.id}/offers`), 'Lead');
       expectNotFound(await as(other.admin).get(`/v1/leads/${lead.id}/offers`), 'Lead');
       expect((await offersOf(a.member, lead.id))['to-potential'].status).toBe('open');

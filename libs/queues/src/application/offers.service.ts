@@ -1,7 +1,14 @@
 import { CreateRequestContext, MikroORM } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { LeadAccess, LeadsQueries, LeadsService, TasksService, type LeadEvent, type LeadJson } from '@app/crm';
+import {
+  LeadAccess,
+  LeadsQueries,
+  LeadsService,
+  TasksService,
+  type LeadEvent,
+  type LeadJson,
+} from '@app/crm';
 import {
   cappedResult,
   Clock,
@@ -15,13 +22,23 @@ import {
   Principal,
 } from '@app/platform';
 import { utcDay } from '../domain/filter-compiler';
-import { offerSentence, offerTriggerStatement, type OfferNames, type TriggerQueue } from '../domain/offer-trigger.sql';
+import {
+  offerSentence,
+  offerTriggerStatement,
+  type OfferNames,
+  type TriggerQueue,
+} from '../domain/offer-trigger.sql';
 import { Offer } from '../domain/offer.entity';
 import { DECIDED_OFFERS_SHOWN_MS, OfferRepository } from '../domain/offer.repository';
 import type { OfferTrigger, QueueOffer } from '../domain/queue-definition';
 import type { CrmStatusValue } from '../domain/queue-grammar';
 import type { StoredDefinition } from '../domain/queue.entity';
-import { toOfferJson, type OfferAnswerJson, type OfferJson, type OfferWithLeadJson } from '../views/offer.view';
+import {
+  toOfferJson,
+  type OfferAnswerJson,
+  type OfferJson,
+  type OfferWithLeadJson,
+} from '../views/offer.view';
 
 /** A lead's offers list at most this many (`hasMore` says there are more). */
 export const OFFERS_LISTED = 100;
@@ -69,7 +86,12 @@ export class OffersService {
    * the organization) and stores the offers that hold, one open offer per lead, queue and rule.
    * Answers how many were made.
    */
-  async trigger(organizationId: string, leadId: number | null, when: OfferTrigger, now: Date): Promise<number> {
+  async trigger(
+    organizationId: string,
+    leadId: number | null,
+    when: OfferTrigger,
+    now: Date,
+  ): Promise<number> {
     return this.em.transactional(async (em) => {
       const queues = await em.execute<QueueRow[]>(
         `select q.id, q.created_by, q.definition, coalesce(m.role = 'admin', false) as creator_is_admin
@@ -219,7 +241,11 @@ export class OffersService {
         );
         return null;
       case 'assign':
-        await this.leads.changeAssignees(actor, leadId, { mode: 'replace', userIds: [offer.userId], teamIds: [] });
+        await this.leads.changeAssignees(actor, leadId, {
+          mode: 'replace',
+          userIds: [offer.userId],
+          teamIds: [],
+        });
         return null;
       case 'follow_up': {
         const due = utcDay(now, offer.inDays).toISOString().slice(0, 10);
@@ -244,7 +270,9 @@ export class OffersService {
 
   /** Tag and people names the sentences of these rules need. */
   private async names(organizationId: string, rules: { offer: QueueOffer }[]): Promise<OfferNames> {
-    const tagIds = rules.flatMap(({ offer }) => (offer.kind === 'add_tag' || offer.kind === 'remove_tag' ? [offer.tagId] : []));
+    const tagIds = rules.flatMap(({ offer }) =>
+      offer.kind === 'add_tag' || offer.kind === 'remove_tag' ? [offer.tagId] : [],
+    );
     const userIds = rules.flatMap(({ offer }) => (offer.kind === 'assign' ? [offer.userId] : []));
     const tags = new Map<string, string>();
     const people = new Map<string, string>();

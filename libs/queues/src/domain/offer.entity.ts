@@ -72,11 +72,7 @@ export class Offer {
     if (this.status !== 'open') throw conflict(`This offer was ${this.status} already.`);
   }
 
-  accepted(
-    by: string,
-    now: Date,
-    after: { previous: OfferPrevious; followUpTaskId: string | null },
-  ): void {
+  accepted(by: string, now: Date, after: { previous: OfferPrevious; followUpTaskId: string | null }): void {
     this.refuseUnlessOpen();
     this.status = 'accepted';
     this.decidedAt = now;

@@ -59,7 +59,10 @@ export class OfferView implements OfferJson {
 }
 
 export class OfferListView implements ListResult<OfferJson> {
-  @ApiProperty({ type: [OfferView], description: 'Open offers, then those decided in the last 7 days; newest first.' })
+  @ApiProperty({
+    type: [OfferView],
+    description: 'Open offers, then those decided in the last 7 days; newest first.',
+  })
   data: OfferJson[];
   @ApiProperty({ description: 'More offers than the 100 listed.' }) hasMore: boolean;
 }
