@@ -1,4 +1,4 @@
-import { OffersService } from '@app/queues';
+import { OfferGenerator } from '@app/queues';
 import {
   Agency,
   api,
@@ -213,7 +213,7 @@ describe('Queues: offers', () => {
         })
         .expect(201);
       const before = await count(t, 'select count(*) as n from offers');
-      const job = t.get(OffersService);
+      const job = t.get(OfferGenerator);
       const first = await job.timePassed(new Date());
       expect(first.offers).toBe(3);
       expect(Object.keys(await offersOf(b.member, mine.id)).sort()).toEqual(['promote', 'wake']);

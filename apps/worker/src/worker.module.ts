@@ -10,7 +10,7 @@ import {
   MetricsModule,
 } from '@app/platform';
 import { IdentityModule } from '@app/identity';
-import { QueuesModule } from '@app/queues';
+import { QueueJobsModule } from '@app/queues';
 
 /**
  * The job worker: no HTTP, BullMQ on REDIS_URL, and every module that holds `@Periodic` work
@@ -35,7 +35,7 @@ export class WorkerModule {
         MetricsModule,
         DatabaseModule.forRoot(),
         IdentityModule,
-        QueuesModule,
+        QueueJobsModule,
         BullmqJobsModule.forRoot({ prefix: options.queuePrefix }),
       ],
       providers: [IdempotencyStore],

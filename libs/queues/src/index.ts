@@ -11,6 +11,8 @@ export * from './domain/queue-description';
 export * from './domain/queue-reason';
 export * from './domain/system-queue';
 export { QueuesModule, QUEUE_ENTITIES } from './queues.module';
+export { QueueJobsModule } from './queue-jobs.module';
+export { OfferGenerator } from './application/offer-generator';
 export { QueuesService, QUEUES_PER_PERSON } from './application/queues.service';
 export { QueuePreviewService, PREVIEW_STATEMENT_TIMEOUT_MS } from './application/queue-preview.service';
 export type { QueueJson, QueuePreviewJson } from './views/queue.view';

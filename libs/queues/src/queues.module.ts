@@ -10,6 +10,7 @@ import { Offer } from './domain/offer.entity';
 import { Queue } from './domain/queue.entity';
 import { OffersController } from './http/offers.controller';
 import { QueuesController } from './http/queues.controller';
+import { QueueJobsModule } from './queue-jobs.module';
 
 export const QUEUE_ENTITIES = [Queue, Offer];
 
@@ -19,7 +20,7 @@ export const QUEUE_ENTITIES = [Queue, Offer];
  * offers its rules make when a call ends, a task is completed (the CRM's lead events) or time passes.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature(QUEUE_ENTITIES), IdentityModule, CrmModule],
+  imports: [MikroOrmModule.forFeature(QUEUE_ENTITIES), IdentityModule, CrmModule, QueueJobsModule],
   controllers: [QueuesController, OffersController],
   providers: [QueuesService, QueuePreviewService, OffersService, OfferTriggers],
   exports: [QueuesService, QueuePreviewService, OffersService],
