@@ -57,36 +57,36 @@ export class OfferGenerator {
     when: OfferTrigger,
     now: Date,
   ): Promise<number> {
-    return this.em.transactional(async (em) => {
-      const queues = await em.execute<QueueRow[]>(
-        `select q.id, q.created_by, q.definition, coalesce(m.role = 'admin', false) as creator_is_admin
-           from queues q
-           join memberships m on m.user_id = q.created_by and m.organization_id = q.organization_id
-          where q.organization_id = ? and not q.system and q.definition -> 'rules' @> ?::jsonb`,
-        [organizationId, JSON.stringify([{ when }])],
-      );
-      if (queues.length === 0) return 0;
-      const triggerQueues: TriggerQueue[] = queues.map((row) => ({
-        id: row.id,
-        createdBy: row.created_by,
-        creatorIsAdmin: row.creator_is_admin,
-        definition: row.definition,
-      }));
-      const names = await this.names(
-        organizationId,
-        triggerQueues.flatMap((queue) => queue.definition.rules.filter((rule) => rule.when === when)),
-      );
-      const statement = offerTriggerStatement({
-        organizationId,
-        leadId,
-        when,
-        now,
-        queues: triggerQueues,
-        sentence: (offer) => offerSentence(offer, names),
-      });
-      if (!statement) return 0;
-      return (await preparedRows<{ id: string }>(em, statement)).length;
+    // the lookups first: most events find no rule of their `when` and end here, with no transaction
+    const queues = await this.em.execute<QueueRow[]>(
+      `select q.id, q.created_by, q.definition, coalesce(m.role = 'admin', false) as creator_is_admin
+         from queues q
+         join memberships m on m.user_id = q.created_by and m.organization_id = q.organization_id
+        where q.organization_id = ? and not q.system and q.definition -> 'rules' @> ?::jsonb`,
+      [organizationId, JSON.stringify([{ when }])],
+    );
+    if (queues.length === 0) return 0;
+    const triggerQueues: TriggerQueue[] = queues.map((row) => ({
+      id: row.id,
+      createdBy: row.created_by,
+      creatorIsAdmin: row.creator_is_admin,
+      definition: row.definition,
+    }));
+    const names = await this.names(
+      organizationId,
+      triggerQueues.flatMap((queue) => queue.definition.rules.filter((rule) => rule.when === when)),
+    );
+    const statement = offerTriggerStatement({
+      organizationId,
+      leadId,
+      when,
+      now,
+      queues: triggerQueues,
+      sentence: (offer) => offerSentence(offer, names),
     });
+    if (!statement) return 0;
+    // the one statement that evaluates and inserts; in a transaction: no read timeout, no retry
+    return this.em.transactional(async (em) => (await preparedRows<{ id: string }>(em, statement)).length);
   }
 
   /** `time_passed`, hourly: every organization whose queues have such a rule, one statement each. */

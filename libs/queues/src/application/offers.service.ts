@@ -1,21 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import {
-  LeadAccess,
-  LeadsQueries,
-  LeadsService,
-  TasksService,
-  type LeadEvent,
-  type LeadJson,
-} from '@app/crm';
+import { LeadAccess, LeadsQueries, LeadsService, TasksService, type LeadJson } from '@app/crm';
 import { cappedResult, Clock, DomainError, isAdmin, ListResult, Principal } from '@app/platform';
 import { utcDay } from '../domain/filter-compiler';
-import {
-  offerSentence,
-  offerTriggerStatement,
-  type OfferNames,
-  type TriggerQueue,
-} from '../domain/offer-trigger.sql';
 import { Offer } from '../domain/offer.entity';
 import { DECIDED_OFFERS_SHOWN_MS, OfferRepository } from '../domain/offer.repository';
 import type { QueueOffer } from '../domain/queue-definition';

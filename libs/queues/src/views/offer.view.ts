@@ -61,7 +61,7 @@ export class OfferView implements OfferJson {
 export class OfferListView implements ListResult<OfferJson> {
   @ApiProperty({
     type: [OfferView],
-    description: 'Open offers, then those decided in the last 7 days; newest first.',
+    description: 'Open offers and those decided in the last 7 days, newest first.',
   })
   data: OfferJson[];
   @ApiProperty({ description: 'More offers than the 100 listed.' }) hasMore: boolean;
