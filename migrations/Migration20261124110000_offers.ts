@@ -7,7 +7,7 @@ import { Migration } from '@mikro-orm/migrations';
  * the lead's `changed_at` after the change (`lead_changed_at`, to the microsecond: any later write
  * of the lead row refuses the undo) and the follow-up task it made. A queue or lead that goes takes its offers.
  */
-export class Migration20261124100000_offers extends Migration {
+export class Migration20261124110000_offers extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
       create table offers (
