@@ -67,7 +67,11 @@ export class QueuePreviewService {
     const rows = await this.em.transactional(async (em) => {
       // above the API's 2.5 s statement bound: the server gives up at 5 s, the client just after
       await em.execute(`set local statement_timeout = ${PREVIEW_STATEMENT_TIMEOUT_MS}`);
-      return preparedRows<PreviewRow>(em, statement, { queryMs: PREVIEW_STATEMENT_TIMEOUT_MS + 500 });
+      // unnamed: the text varies with each definition, so it is not kept prepared per connection
+      return preparedRows<PreviewRow>(em, statement, {
+        queryMs: PREVIEW_STATEMENT_TIMEOUT_MS + 500,
+        prepare: false,
+      });
     });
     return this.answer(definition, rows);
   }
