@@ -28,6 +28,7 @@ const {
   closedLoop,
   openLoop,
   round,
+  rate,
   median,
   getJson,
   canonical,
@@ -182,10 +183,10 @@ async function runWorkload(workload, sides, ctx, meter, headers) {
   for (const leg of legs) {
     const pick = (f) => median(leg.rounds.map(f));
     result.legs[leg.name] = {
-      rps: Math.round(pick((r) => r.rps)),
+      rps: rate(pick((r) => r.rps)),
       p50: pick((r) => r.p50),
       p99: pick((r) => r.p99),
-      okRps: Math.round(pick((r) => r.okRps)),
+      okRps: rate(pick((r) => r.okRps)),
       okP50: pick((r) => r.okP50),
       okP99: pick((r) => r.okP99),
       serverCpuMsPerRequest: round(

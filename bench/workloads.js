@@ -130,7 +130,7 @@ const queueBody = (tagIds) => ({
 const built = (file) => require(path.join(ROOT, 'dist/libs', file));
 
 /** The preview's statement for the stored queue, as the API builds it for the key's person. */
-async function queueStatement(ctx) {
+async function queueStatement(ctx, memberId) {
   const [queue] = await sql(
     ctx.databaseUrl,
     'select name, icon, scope, definition from queues where id = $1',
@@ -139,12 +139,12 @@ async function queueStatement(ctx) {
   const definition = { name: queue.name, icon: queue.icon, scope: queue.scope, ...queue.definition };
   const population = built('crm/src/domain/lead-reach.js').leadReachSql('l', {
     organizationId: ctx.organizationId,
-    memberId: null,
+    memberId,
   });
   const statement = built('queues/src/domain/queue-preview.sql.js').queuePreviewStatement(
     population,
     definition,
-    { now: new Date(), viewerId: ctx.queue.viewerId },
+    { now: new Date(), viewerId: memberId ?? ctx.queue.viewerId },
   );
   let n = 0;
   return { text: statement.sql.replace(/\?/g, () => `$${++n}`), params: statement.params };
@@ -326,8 +326,8 @@ const WORKLOADS = {
       return texts;
     },
     /** The statement's plan (EXPLAIN ANALYZE, BUFFERS) on the seeded database, after the runs. */
-    after: async ({ ctx }) => {
-      const { text, params } = await queueStatement(ctx);
+    after: async ({ ctx, memberId = null }) => {
+      const { text, params } = await queueStatement(ctx, memberId);
       // in a transaction with the preview's own settings, as both sides run it
       const settings = built('queues/src/domain/queue-preview.sql.js').previewSettingsSql(5_000);
       const client = new Client({ connectionString: ctx.databaseUrl });
@@ -345,6 +345,27 @@ const WORKLOADS = {
       log(`queues: plan of the preview statement:\n${plan}`);
       return { plan };
     },
+  },
+  'queues-member': {
+    title: `the same preview opened by a member (the leads assigned to them), ${QUEUE_CONNECTIONS} connections, ${QUEUE_SECONDS} s per leg`,
+    row: '`POST /v1/queues/preview {queueId}` (4 lanes, a member: their leads)',
+    connections: QUEUE_CONNECTIONS,
+    secondsPerLeg: QUEUE_SECONDS,
+    open: false,
+    target: { ratio: 0.85, p99Ms: 250 },
+    /** The queue (shared with everyone) stored by the admin unless the `queues` workload did. */
+    prepare: async (args) => {
+      if (!args.ctx.queue) await WORKLOADS.queues.prepare(args);
+      const member = args.agency.members[0];
+      args.ctx.queueMember = { authorization: `Bearer ${member.apiKey}`, userId: member.userId };
+    },
+    request: (ctx) => {
+      const body = JSON.stringify({ queueId: ctx.queue.id });
+      const headers = { authorization: ctx.queueMember.authorization };
+      return () => ({ method: 'POST', path: '/v1/queues/preview', body, headers });
+    },
+    check: (legs, ctx) => WORKLOADS.queues.check(legs, ctx, { authorization: ctx.queueMember.authorization }),
+    after: ({ ctx }) => WORKLOADS.queues.after({ ctx, memberId: ctx.queueMember.userId }),
   },
   deals: {
     title: "`GET /v1/deals?status=open`: the key's person's open deals (capped at 1,000) with participants",
