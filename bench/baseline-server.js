@@ -24,6 +24,12 @@ const leads = built('crm/src/application/lead-list.sql.js');
 const deals = built('crm/src/application/deal-list.sql.js');
 const integrationDoor = built('identity/src/domain/integration-key.sql.js');
 const records = built('crm/src/application/records.sql.js');
+const reach = built('crm/src/domain/lead-reach.js');
+const queuePreview = built('queues/src/domain/queue-preview.sql.js');
+const queueDefinition = built('queues/src/domain/queue-definition.js');
+const queueDescription = built('queues/src/domain/queue-description.js');
+const queueReason = built('queues/src/domain/queue-reason.js');
+const systemQueue = built('queues/src/domain/system-queue.js');
 const SQL = {
   doorFacts: (secretHash) => door.doorFactsStatement(secretHash),
   me: (userId, organizationId) => people.meStatement(userId, organizationId),
@@ -39,6 +45,21 @@ const SQL = {
   callUpsert: (write) => records.callUpsertStatement(write),
   lockLead: (organizationId, leadId) => records.lockLeadStatement(organizationId, leadId),
   leadFacts: (organizationId, leadId, now) => records.leadFactsStatement(organizationId, leadId, now),
+  // a queue preview (issue 13): the queue and the person's teams (what the API's openable reads),
+  // then the one preview statement over the leads the key's person reaches
+  queueById: (organizationId, queueId) => ({
+    sql: `select id, created_by, name, icon, scope, system, definition, audience_user_ids, audience_team_ids
+            from queues where organization_id = ? and id = ?`,
+    params: [organizationId, queueId],
+  }),
+  teamIdsOf: (organizationId, userId) => ({
+    sql: `select id from teams where organization_id = ? and archived_at is null and ? = any(member_ids)`,
+    params: [organizationId, userId],
+  }),
+  reach: (scope) => reach.leadReachSql('l', scope),
+  queuePreview: (population, definition, context) =>
+    queuePreview.queuePreviewStatement(population, definition, context),
+  previewSettings: queuePreview.previewSettingsSql(5_000),
 };
 // ----
 
@@ -325,6 +346,95 @@ async function putCall(key, externalId, body) {
   }
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const queueNotFound = () => new HttpError(404, 'NOT_FOUND', 'Queue not found.');
+
+/**
+ * `POST /v1/queues/preview {queueId}`: the queue and the person's teams, openability as the
+ * Queue aggregate decides it, then the API's one statement (same `set local statement_timeout`,
+ * in a transaction) and the answer built by the API's own pure modules (description, reason).
+ */
+async function previewQueue(key, body) {
+  const queueId = body?.queueId;
+  if (typeof queueId !== 'string' || body.definition !== undefined)
+    throw new HttpError(400, 'VALIDATION_FAILED', 'Send a queueId.');
+  if (!UUID.test(queueId)) throw queueNotFound();
+  const userId = key.created_by_id;
+  const [queues, teams] = await Promise.all([
+    run(SQL.queueById(key.organization_id, queueId)),
+    run(SQL.teamIdsOf(key.organization_id, userId)),
+  ]);
+  const queue = queues.rows[0];
+  const teamIds = teams.rows.map((row) => row.id);
+  const openable =
+    queue &&
+    (queue.system ||
+      queue.created_by === userId ||
+      (queue.scope === 'shared' &&
+        ((queue.audience_user_ids.length === 0 && queue.audience_team_ids.length === 0) ||
+          queue.audience_user_ids.includes(userId) ||
+          queue.audience_team_ids.some((id) => teamIds.includes(id)))));
+  if (!openable) throw queueNotFound();
+  const definition = queue.system
+    ? systemQueue.SYSTEM_QUEUE_DEFINITION
+    : { name: queue.name, icon: queue.icon, scope: queue.scope, ...queue.definition };
+  const people = definition.calling.pool === 'team' ? definition.calling.people : null;
+  const wholeAgency =
+    !queue.system && people && (people.userIds.includes(userId) || people.teamIds.some((id) => teamIds.includes(id)));
+  const population = SQL.reach(wholeAgency ? { organizationId: key.organization_id, memberId: null } : scopeOf(key));
+  const statement = SQL.queuePreview(population, definition, { now: new Date(), viewerId: userId });
+  const client = await pool.connect();
+  let rows;
+  try {
+    await client.query('begin');
+    await client.query(SQL.previewSettings);
+    rows = (await run(statement, client)).rows;
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+  return previewAnswer(definition, rows);
+}
+
+/** QueuePreviewService's answer, from the same pure modules. */
+function previewAnswer(definition, rows) {
+  const { summary, description } = queueDescription.describeQueue(definition);
+  const lanes = queueDefinition.effectiveLanes(definition);
+  const counts = rows[0];
+  const texts = new Map(description.lanes.map((lane) => [lane.id, lane.text]));
+  return {
+    summary,
+    description,
+    lanes: lanes.map((lane, index) => ({ id: lane.id, name: lane.name, count: counts.lane_counts[index] ?? 0 })),
+    restCount: counts.rest_count,
+    coolingDownCount: counts.cooling_count,
+    offers: definition.rules.map((rule, index) => ({
+      ruleId: rule.id,
+      when: rule.when,
+      offer: rule.offer,
+      count: counts.offer_counts[index] ?? 0,
+    })),
+    rows: rows
+      .filter((row) => row.id !== null)
+      .map((row) => {
+        const lane = row.lane === null ? null : lanes[row.lane];
+        const order = queuePreview.orderOf(lane?.sort ?? null, definition.sort);
+        return {
+          id: Number(row.id),
+          firstName: row.first_name ?? '',
+          lastName: row.last_name ?? '',
+          laneId: lane?.id ?? null,
+          laneName: lane?.name ?? null,
+          reason: queueReason.reasonOf(lane ? (texts.get(lane.id) ?? lane.name) : null, order, row.sort_value),
+        };
+      }),
+    rowsPerLane: queuePreview.ROWS_PER_LANE,
+  };
+}
+
 const EXTERNAL_ID = /^[\x21-\x7e]{1,255}$/;
 
 async function route(req) {
@@ -336,6 +446,10 @@ async function route(req) {
     const externalId = decodeURIComponent(call[1]);
     if (!EXTERNAL_ID.test(externalId)) throw new HttpError(400, 'VALIDATION_FAILED', 'Bad externalId.');
     return putCall(key, externalId, await jsonBody(req));
+  }
+  if (pathname === '/v1/queues/preview' && req.method === 'POST') {
+    const key = await authenticate(req);
+    return previewQueue(key, await jsonBody(req));
   }
   if (req.method !== 'GET') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'GET only.');
   if (pathname === '/health') {

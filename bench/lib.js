@@ -297,10 +297,10 @@ async function closedLoop({ base, next, headers = {}, connections, seconds, amou
   // seconds: the rate runs to the last answer instead
   const elapsed = amount ? (lastAnswer - started) / 1000 : result.duration;
   return {
-    rps: Math.round(result.requests.total / elapsed),
+    rps: rate(result.requests.total / elapsed),
     seconds: round(elapsed, 2),
     okRequests: ok.length,
-    okRps: Math.round(ok.length / elapsed),
+    okRps: rate(ok.length / elapsed),
     okP50: ok.length ? round(percentile(ok, 50), 1) : null,
     okP99: ok.length ? round(percentile(ok, 99), 1) : null,
     p50: result.latency.p50,
@@ -418,6 +418,9 @@ async function openLoop({ base, next, headers = {}, connections, seconds, rate, 
 // ---------------------------------------------------------------- numbers
 
 const round = (value, digits = 0) => Number(value.toFixed(digits));
+
+/** A rate in whole requests per second, or to a tenth below 100/s (where a whole number would hide a 10 % ratio). */
+const rate = (perSecond) => round(perSecond, perSecond < 100 ? 1 : 0);
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -584,6 +587,7 @@ module.exports = {
   closedLoop,
   openLoop,
   round,
+  rate,
   median,
   percentile,
   seededRandom,

@@ -28,6 +28,7 @@ const {
   closedLoop,
   openLoop,
   round,
+  rate,
   median,
   getJson,
   canonical,
@@ -126,12 +127,15 @@ async function runWorkload(workload, sides, ctx, meter, headers) {
   // a workload with `requests` sends that many per leg, split over the rounds (and
   // `warmupRequests` before), instead of running for seconds
   const perRound = workload.requests ? Math.ceil(workload.requests / config.rounds) : undefined;
+  // a workload may fix its own connections and its seconds per leg (split over the rounds)
+  const connections = workload.connections ?? config.connections;
+  const seconds = workload.secondsPerLeg ? workload.secondsPerLeg / config.rounds : config.seconds;
   for (const leg of legs) {
     await closedLoop({
       base: leg.server.base,
       next: leg.next(),
       headers,
-      connections: config.connections,
+      connections,
       seconds: config.warmupSeconds,
       amount: workload.warmupRequests,
     });
@@ -150,8 +154,8 @@ async function runWorkload(workload, sides, ctx, meter, headers) {
           base: leg.server.base,
           next: leg.next(),
           headers,
-          connections: config.connections,
-          seconds: config.seconds,
+          connections,
+          seconds,
           amount: perRound,
         }),
       );
@@ -179,10 +183,10 @@ async function runWorkload(workload, sides, ctx, meter, headers) {
   for (const leg of legs) {
     const pick = (f) => median(leg.rounds.map(f));
     result.legs[leg.name] = {
-      rps: Math.round(pick((r) => r.rps)),
+      rps: rate(pick((r) => r.rps)),
       p50: pick((r) => r.p50),
       p99: pick((r) => r.p99),
-      okRps: Math.round(pick((r) => r.okRps)),
+      okRps: rate(pick((r) => r.okRps)),
       okP50: pick((r) => r.okP50),
       okP99: pick((r) => r.okP99),
       serverCpuMsPerRequest: round(
@@ -233,7 +237,7 @@ async function runWorkload(workload, sides, ctx, meter, headers) {
     });
   }
 
-  if (workload.after) Object.assign(result, await workload.after({ databaseUrl: ctx.databaseUrl, legs }));
+  if (workload.after) Object.assign(result, await workload.after({ databaseUrl: ctx.databaseUrl, legs, ctx }));
 
   if (config.open && workload.open !== false) {
     const reference = legs.find((leg) => leg.reference);
@@ -270,6 +274,7 @@ function verdicts(workload, result, sides) {
   const out = [];
   const t = workload.target;
   if (t.ratio !== undefined) out.push({ text: `ratio ≥ ${t.ratio}`, met: pair.ratio >= t.ratio });
+  if (t.p99Ms !== undefined) out.push({ text: `p99 ≤ ${t.p99Ms} ms`, met: api.p99 <= t.p99Ms });
   if (t.apiRps !== undefined)
     out.push({ text: `≥ ${t.apiRps.toLocaleString('en')} req/s`, met: api.rps >= t.apiRps });
   if (t.openP99Ms !== undefined && api.open) {
@@ -434,6 +439,14 @@ function markdown(report, allWorkloads, sides, ctx) {
       );
     }
   }
+  for (const w of allWorkloads.filter((x) => report.workloads[x.name].plan)) {
+    lines.push('');
+    lines.push(`Plan of the ${w.name} statement (EXPLAIN (ANALYZE, BUFFERS), after the runs):`);
+    lines.push('');
+    lines.push('```');
+    lines.push(report.workloads[w.name].plan);
+    lines.push('```');
+  }
   const failed = allWorkloads.filter((w) =>
     Object.values(report.workloads[w.name].legs).some((l) => l.non2xx || l.errors),
   );
@@ -528,7 +541,14 @@ async function main() {
     for (const workload of workloads) {
       if (workload.prepare) {
         const legCount = [sides.api, sides.compare, sides.baseline].filter(Boolean).length;
-        await workload.prepare({ databaseUrl: db.url, ctx, agency, legCount, rounds: config.rounds });
+        await workload.prepare({
+          databaseUrl: db.url,
+          ctx,
+          agency,
+          legCount,
+          rounds: config.rounds,
+          api: sides.api,
+        });
       }
       report.workloads[workload.name] = await runWorkload(workload, sides, ctx, meter, headers);
     }

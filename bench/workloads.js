@@ -5,7 +5,9 @@
 // the same API process instead. `target`: issue 9's targets, checked in the report; `before`: the
 // issue's table (2026-11-2x, this machine, the earlier harness), printed beside the new figures.
 const { createHash, randomBytes } = require('node:crypto');
-const { log, sql, seededRandom, getJson } = require('./lib');
+const path = require('node:path');
+const { Client } = require('pg');
+const { ROOT, log, sql, seededRandom, getJson, canonical } = require('./lib');
 
 const PAGES = 50;
 
@@ -75,6 +77,78 @@ const comparable = ({ status, body }) =>
       ? { code: body.error.code }
       : { ...body, id: typeof body?.id === 'string' ? 'uuid' : body?.id },
   )}`;
+
+// ---- queues (issue 13, W5): a stored queue's preview over the whole agency
+/** Seconds per leg, split over the rounds; connections. */
+const QUEUE_SECONDS = Number(process.env.BENCH_QUEUE_SECONDS ?? 30);
+const QUEUE_CONNECTIONS = Number(process.env.BENCH_QUEUE_CONNECTIONS ?? 4);
+const condition = (field, operator, value) => ({ type: 'condition', field, operator, value });
+const group = (combinator, ...children) => ({ type: 'group', combinator, children });
+const boolean = { kind: 'boolean', value: true };
+
+/**
+ * 4 lanes; the root a condition plus one nested group; over `lastCallAt`, `taskOverdue`, `tag`
+ * and `notesContain` (the demo's notes: "viewing" and "mortgage" each match a share of leads).
+ */
+const queueBody = (tagIds) => ({
+  name: 'Bench: who to call',
+  scope: 'shared',
+  root: group(
+    'and',
+    condition('tag', 'has_none_of', { kind: 'strings', values: [tagIds[3]] }),
+    group(
+      'or',
+      condition('lastCallAt', 'not_in_last_n_days', { kind: 'integer', value: 3 }),
+      condition('taskOverdue', 'is_true', boolean),
+      condition('notesContain', 'contains', { kind: 'string', value: 'viewing' }),
+    ),
+  ),
+  lanes: [
+    { id: 'overdue', name: 'Overdue', when: group('and', condition('taskOverdue', 'is_true', boolean)) },
+    {
+      id: 'mortgage',
+      name: 'Mortgage',
+      when: group('and', condition('notesContain', 'contains', { kind: 'string', value: 'mortgage' })),
+      sort: { key: 'lastCallAt', dir: 'desc' },
+    },
+    {
+      id: 'tagged',
+      name: 'Tagged',
+      when: group('and', condition('tag', 'has_any_of', { kind: 'strings', values: [tagIds[0]] })),
+    },
+    {
+      id: 'stale',
+      name: 'Not called this week',
+      when: group('and', condition('lastCallAt', 'not_in_last_n_days', { kind: 'integer', value: 7 })),
+      sort: { key: 'nextTaskDueAt', dir: 'asc' },
+    },
+  ],
+  rest: 'last',
+});
+
+/** The built modules the API runs (the same ones the baseline imports). */
+const built = (file) => require(path.join(ROOT, 'dist/libs', file));
+
+/** The preview's statement for the stored queue, as the API builds it for the key's person. */
+async function queueStatement(ctx, memberId) {
+  const [queue] = await sql(
+    ctx.databaseUrl,
+    'select name, icon, scope, definition from queues where id = $1',
+    [ctx.queue.id],
+  );
+  const definition = { name: queue.name, icon: queue.icon, scope: queue.scope, ...queue.definition };
+  const population = built('crm/src/domain/lead-reach.js').leadReachSql('l', {
+    organizationId: ctx.organizationId,
+    memberId,
+  });
+  const statement = built('queues/src/domain/queue-preview.sql.js').queuePreviewStatement(
+    population,
+    definition,
+    { now: new Date(), viewerId: memberId ?? ctx.queue.viewerId },
+  );
+  let n = 0;
+  return { text: statement.sql.replace(/\?/g, () => `$${++n}`), params: statement.params };
+}
 
 const WORKLOADS = {
   door: {
@@ -217,6 +291,81 @@ const WORKLOADS = {
       }
       return { callsCreated: out };
     },
+  },
+  queues: {
+    title: `\`POST /v1/queues/preview {queueId}\`: a stored queue of 4 lanes over the whole agency (admin), ${QUEUE_CONNECTIONS} connections, ${QUEUE_SECONDS} s per leg`,
+    row: '`POST /v1/queues/preview {queueId}` (4 lanes, admin: every lead)',
+    connections: QUEUE_CONNECTIONS,
+    secondsPerLeg: QUEUE_SECONDS,
+    open: false,
+    target: { ratio: 0.85, p99Ms: 250 },
+    /** The queue, stored through the API by the admin; its statement's plan before the runs. */
+    prepare: async ({ ctx, agency, api }) => {
+      const headers = { authorization: `Bearer ${agency.admin.apiKey}`, 'content-type': 'application/json' };
+      const res = await getJson(api.base, '/v1/queues', headers, 'POST', JSON.stringify(queueBody(agency.tagIds)));
+      if (res.status !== 201) throw new Error(`bench queues: queue not created: ${res.status} ${JSON.stringify(res.body)}`);
+      ctx.queue = { id: res.body.id, viewerId: agency.admin.userId };
+      log(`queues: queue ${ctx.queue.id} stored: ${res.body.summary}`);
+    },
+    request: (ctx) => {
+      const body = JSON.stringify({ queueId: ctx.queue.id });
+      return () => ({ method: 'POST', path: '/v1/queues/preview', body });
+    },
+    check: async (legs, ctx, headers) => {
+      const texts = [];
+      for (const leg of legs) {
+        const res = await getJson(
+          leg.server.base,
+          '/v1/queues/preview',
+          { ...headers, 'content-type': 'application/json' },
+          'POST',
+          JSON.stringify({ queueId: ctx.queue.id }),
+        );
+        texts.push(`${res.status} ${canonical(res.body)}`);
+      }
+      return texts;
+    },
+    /** The statement's plan (EXPLAIN ANALYZE, BUFFERS) on the seeded database, after the runs. */
+    after: async ({ ctx, memberId = null }) => {
+      const { text, params } = await queueStatement(ctx, memberId);
+      // in a transaction with the preview's own settings, as both sides run it
+      const settings = built('queues/src/domain/queue-preview.sql.js').previewSettingsSql(5_000);
+      const client = new Client({ connectionString: ctx.databaseUrl });
+      await client.connect();
+      let plan;
+      try {
+        await client.query('begin');
+        await client.query(settings);
+        const { rows } = await client.query(`explain (analyze, buffers) ${text}`, params);
+        plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+        await client.query('rollback');
+      } finally {
+        await client.end();
+      }
+      log(`queues: plan of the preview statement:\n${plan}`);
+      return { plan };
+    },
+  },
+  'queues-member': {
+    title: `the same preview opened by a member (the leads assigned to them), ${QUEUE_CONNECTIONS} connections, ${QUEUE_SECONDS} s per leg`,
+    row: '`POST /v1/queues/preview {queueId}` (4 lanes, a member: their leads)',
+    connections: QUEUE_CONNECTIONS,
+    secondsPerLeg: QUEUE_SECONDS,
+    open: false,
+    target: { ratio: 0.85, p99Ms: 250 },
+    /** The queue (shared with everyone) stored by the admin unless the `queues` workload did. */
+    prepare: async (args) => {
+      if (!args.ctx.queue) await WORKLOADS.queues.prepare(args);
+      const member = args.agency.members[0];
+      args.ctx.queueMember = { authorization: `Bearer ${member.apiKey}`, userId: member.userId };
+    },
+    request: (ctx) => {
+      const body = JSON.stringify({ queueId: ctx.queue.id });
+      const headers = { authorization: ctx.queueMember.authorization };
+      return () => ({ method: 'POST', path: '/v1/queues/preview', body, headers });
+    },
+    check: (legs, ctx) => WORKLOADS.queues.check(legs, ctx, { authorization: ctx.queueMember.authorization }),
+    after: ({ ctx }) => WORKLOADS.queues.after({ ctx, memberId: ctx.queueMember.userId }),
   },
   deals: {
     title: "`GET /v1/deals?status=open`: the key's person's open deals (capped at 1,000) with participants",

@@ -11,6 +11,7 @@ import { Migration20261124060000_lead_intake } from './Migration20261124060000_l
 import { Migration20261124070000_ingest_records } from './Migration20261124070000_ingest_records';
 import { Migration20261124080000_viewings } from './Migration20261124080000_viewings';
 import { Migration20261124090000_queues } from './Migration20261124090000_queues';
+import { Migration20261124100000_lead_work_facts } from './Migration20261124100000_lead_work_facts';
 import { Migration20261124110000_offers } from './Migration20261124110000_offers';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
@@ -28,6 +29,7 @@ export const MIGRATIONS = [
   Migration20261124070000_ingest_records,
   Migration20261124080000_viewings,
   Migration20261124090000_queues,
+  Migration20261124100000_lead_work_facts,
   Migration20261124110000_offers,
 ].map((migration) => ({
   name: migration.name,

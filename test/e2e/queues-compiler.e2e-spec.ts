@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { leadWorkFactsStatement } from '@app/crm';
 import {
   compileGroup,
   parseQueueDefinition,
@@ -13,8 +14,9 @@ import {
  * The queue grammar's semantics (README "Queues (semantics)", one test per line of the table)
  * checked on the real schema: a few leads seeded with SQL in the run's migrated database, the
  * compiled predicate run over `leads l left join lead_facts f`, the matching leads compared at
- * the boundaries (N = 0, midnight UTC, date-only overdue). Facts rows are written directly, as
- * the ingestion keeps them.
+ * the boundaries (N = 0, midnight UTC, date-only overdue). Call facts rows are written directly,
+ * as the ingestion keeps them; tasks and deals are inserted, then their facts recomputed with the
+ * statement the CRM services run.
  */
 
 const NOW = new Date('2026-11-20T15:30:00Z');
@@ -217,6 +219,7 @@ describe('queue filter compiler on PostgreSQL', () => {
         );
       }
     }
+    await run(leadWorkFactsStatement(ORG, null, NOW));
   });
 
   afterAll(async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { Client } from 'pg';
+import { leadWorkFactsStatement } from '@app/crm';
 import {
   CALL_DIRECTIONS,
   CALL_STATUSES,
@@ -584,6 +585,7 @@ describe('queue preview statement against a reference evaluator (fast-check)', (
          from jsonb_to_recordset($2::jsonb) as s(id uuid, lead_id bigint, status text, stage text)`,
       [ORG, JSON.stringify(deals), ME],
     );
+    await run(leadWorkFactsStatement(ORG, null, new Date()));
     await db.query('analyze leads, lead_facts, tasks, notes, deals');
   });
 

@@ -24,6 +24,7 @@ export type { IntakeResultJson } from './views/intake.view';
 export { UpsertResultView, type UpsertResultJson } from './views/record-upsert.view';
 export { answered } from './http/records-ingest.controller';
 export { LeadFactsService, type FactsRebuildJson } from './application/lead-facts.service';
+export { leadWorkFactsStatement } from './application/records.sql';
 
 // The only door to a lead: later contexts reach leads, and records kept on leads, through it.
 export { LeadAccess, type OnLead } from './application/lead-access';

@@ -10,6 +10,7 @@ import { parseMoney, parsePercent } from '../domain/money';
 import { DealJson, toDealJson } from '../views/deal.view';
 import { parseDueDate } from './due-date';
 import { LeadAccess } from './lead-access';
+import { LeadFactsService } from './lead-facts.service';
 import { LeadHistoryRecorder } from './lead-history.recorder';
 
 /** Money comes in as a JSON number or a decimal string (money.ts). */
@@ -64,6 +65,7 @@ export class DealsService {
     private readonly history: LeadHistoryRecorder,
     private readonly members: MembersService,
     private readonly organizations: OrganizationsService,
+    private readonly facts: LeadFactsService,
     private readonly clock: Clock,
   ) {}
 
@@ -102,14 +104,15 @@ export class DealsService {
       },
       now,
     );
-    this.em.persist(deal);
-    this.history.deal(
-      actor,
-      deal.leadId,
-      { dealId: deal.id, action: 'created', stage: deal.stage, assigneeIds: deal.assigneeIds },
-      now,
-    );
-    await this.em.flush();
+    await this.withWorkFacts(actor, deal.leadId, now, () => {
+      this.em.persist(deal);
+      this.history.deal(
+        actor,
+        deal.leadId,
+        { dealId: deal.id, action: 'created', stage: deal.stage, assigneeIds: deal.assigneeIds },
+        now,
+      );
+    });
     return toDealJson(deal);
   }
 
@@ -162,13 +165,14 @@ export class DealsService {
     const deal = await this.reachableDeal(actor, dealId);
     const now = this.clock.now();
     const from = deal.stage;
-    const move = deal.changeStage(stage, now);
-    if (move === 'stage-changed') {
-      this.history.deal(actor, deal.leadId, { dealId: deal.id, action: move, from, stage }, now);
-    } else if (move === 'reopened') {
-      this.history.deal(actor, deal.leadId, { dealId: deal.id, action: move, stage }, now);
-    }
-    await this.em.flush();
+    await this.withWorkFacts(actor, deal.leadId, now, () => {
+      const move = deal.changeStage(stage, now);
+      if (move === 'stage-changed') {
+        this.history.deal(actor, deal.leadId, { dealId: deal.id, action: move, from, stage }, now);
+      } else if (move === 'reopened') {
+        this.history.deal(actor, deal.leadId, { dealId: deal.id, action: move, stage }, now);
+      }
+    });
     return toDealJson(deal);
   }
 
@@ -176,8 +180,8 @@ export class DealsService {
   async markWon(actor: Principal, dealId: string, wonAt?: string): Promise<DealJson> {
     const deal = await this.reachableDeal(actor, dealId);
     const now = this.clock.now();
-    deal.markWon(now, when(wonAt, 'wonAt') ?? now);
-    await this.em.flush();
+    const at = when(wonAt, 'wonAt') ?? now;
+    await this.withWorkFacts(actor, deal.leadId, now, () => deal.markWon(now, at));
     return toDealJson(deal);
   }
 
@@ -189,8 +193,8 @@ export class DealsService {
   ): Promise<DealJson> {
     const deal = await this.reachableDeal(actor, dealId);
     const now = this.clock.now();
-    deal.markLost(input.lostReason ?? null, now, when(input.lostAt, 'lostAt') ?? now);
-    await this.em.flush();
+    const at = when(input.lostAt, 'lostAt') ?? now;
+    await this.withWorkFacts(actor, deal.leadId, now, () => deal.markLost(input.lostReason ?? null, now, at));
     return toDealJson(deal);
   }
 
@@ -198,10 +202,24 @@ export class DealsService {
   async reopen(actor: Principal, dealId: string, stage?: DealStage): Promise<DealJson> {
     const deal = await this.reachableDeal(actor, dealId);
     const now = this.clock.now();
-    deal.reopen(now, stage);
-    this.history.deal(actor, deal.leadId, { dealId: deal.id, action: 'reopened', stage: deal.stage }, now);
-    await this.em.flush();
+    await this.withWorkFacts(actor, deal.leadId, now, () => {
+      deal.reopen(now, stage);
+      this.history.deal(actor, deal.leadId, { dealId: deal.id, action: 'reopened', stage: deal.stage }, now);
+    });
     return toDealJson(deal);
+  }
+
+  /**
+   * A write that can move the deal's stage or status (run inside: `this.em` is the transaction's),
+   * its flush and the lead's work facts (open deal stages): one transaction. Edits of other fields
+   * leave the facts as they are and keep their single flush.
+   */
+  private withWorkFacts(actor: Principal, leadId: number, now: Date, write: () => unknown): Promise<void> {
+    return this.em.transactional(async (em) => {
+      write();
+      await em.flush();
+      await this.facts.recomputeWork(em, actor.organizationId, leadId, now);
+    });
   }
 
   /**

@@ -304,6 +304,39 @@ export function leadFactsStatement(organizationId: string, leadId: number | null
   };
 }
 
+/**
+ * The lead facts of the lead's work (issue 13): `pendingTasks`, `nextTaskDueAt`, `overdueFrom`
+ * (the first instant the lead has an overdue pending task: a date-only task, stored at 00:00 UTC
+ * of its date, from the next day's 00:00; a timed task once its due moment has passed, one
+ * microsecond after it) and `openDealStages` (distinct, sorted), recomputed from the stored tasks
+ * and deals of one lead, or of every lead of the organization (`leadId` null), in one statement:
+ * order independent, and a lead without a facts row gets one. Run by the task and deal writes
+ * in their transaction, after the lead's row lock, and by `facts:rebuild`.
+ */
+export function leadWorkFactsStatement(organizationId: string, leadId: number | null, now: Date): Statement {
+  return {
+    sql: `insert into lead_facts as f (lead_id, organization_id, pending_tasks, next_task_due_at, overdue_from,
+                                       open_deal_stages, updated_at)
+          select l.id, l.organization_id, coalesce(t.pending, 0), t.next_due, t.overdue_from,
+                 coalesce(d.stages, '{}'), ?::timestamptz
+            from leads l
+            left join lateral (
+              select count(*) as pending, min(due_date) as next_due,
+                     min(case when mod(extract(epoch from due_date), 86400) = 0 then due_date + interval '1 day'
+                              else due_date + interval '1 microsecond' end) as overdue_from
+                from tasks where lead_id = l.id and status = 'pending') t on true
+            left join lateral (
+              select array_agg(distinct stage order by stage) as stages
+                from deals where lead_id = l.id and status = 'open') d on true
+           where l.organization_id = ?${leadId === null ? '' : ' and l.id = ?'}
+          on conflict (lead_id) do update
+             set pending_tasks = excluded.pending_tasks, next_task_due_at = excluded.next_task_due_at,
+                 overdue_from = excluded.overdue_from, open_deal_stages = excluded.open_deal_stages,
+                 updated_at = excluded.updated_at`,
+    params: [now, organizationId, ...(leadId === null ? [] : [leadId])],
+  };
+}
+
 /** Columns of a Call row (no transcript or analysis bodies). */
 const CALL_COLUMNS = `c.id, c.lead_id, c.owner_id, c.direction, c.status, c.outcome, c.ended_reason,
   c.duration_seconds, c.has_recording, c.transcript is not null as has_transcript,

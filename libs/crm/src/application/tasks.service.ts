@@ -8,6 +8,7 @@ import { TaskJson, toTaskJson } from '../views/task.view';
 import { parseDueDate } from './due-date';
 import { LeadEvents } from '../extension-points/lead-events';
 import { LeadAccess } from './lead-access';
+import { LeadFactsService } from './lead-facts.service';
 import { LeadHistoryRecorder } from './lead-history.recorder';
 
 export const TASKS_CAP = 500;
@@ -39,6 +40,7 @@ export class TasksService {
     private readonly tasks: TaskRepository,
     private readonly access: LeadAccess,
     private readonly history: LeadHistoryRecorder,
+    private readonly facts: LeadFactsService,
     private readonly clock: Clock,
     private readonly events: LeadEvents,
   ) {}
@@ -91,9 +93,10 @@ export class TasksService {
       },
       now,
     );
-    this.em.persist(task);
-    this.history.task(actor, input.leadId, task.id, 'created', now);
-    await this.em.flush();
+    await this.withWorkFacts(actor, task.leadId, now, () => {
+      this.em.persist(task);
+      this.history.task(actor, input.leadId, task.id, 'created', now);
+    });
     return toTaskJson(task);
   }
 
@@ -114,20 +117,22 @@ export class TasksService {
         ? await this.access.resolvePeople(actor, changes.assigneeIds ?? [], changes.teamIds ?? [])
         : undefined;
     const now = this.clock.now();
-    task.edit({ title: changes.title, description: changes.description, dueDate }, now);
-    if (people) task.setAssignees(people, now);
-    const statusChanged = changes.status !== undefined && task.setStatus(changes.status, now);
-    if (statusChanged) {
-      this.history.task(
-        actor,
-        task.leadId,
-        task.id,
-        changes.status === 'completed' ? 'completed' : 'reopened',
-        now,
-      );
-    }
-    await this.em.flush();
-    if (statusChanged && changes.status === 'completed') {
+    let completed = false;
+    await this.withWorkFacts(actor, task.leadId, now, () => {
+      task.edit({ title: changes.title, description: changes.description, dueDate }, now);
+      if (people) task.setAssignees(people, now);
+      if (changes.status && task.setStatus(changes.status, now)) {
+        completed = changes.status === 'completed';
+        this.history.task(
+          actor,
+          task.leadId,
+          task.id,
+          changes.status === 'completed' ? 'completed' : 'reopened',
+          now,
+        );
+      }
+    });
+    if (completed) {
       // after the commit (LeadEvents): queue offers react to it
       await this.events.publish({
         kind: 'task_completed',
@@ -141,7 +146,19 @@ export class TasksService {
 
   async delete(actor: Principal, taskId: string): Promise<void> {
     const task = await this.manageableTask(actor, taskId);
-    await this.em.remove(task).flush();
+    await this.withWorkFacts(actor, task.leadId, this.clock.now(), () => this.em.remove(task));
+  }
+
+  /**
+   * The write (run inside: `this.em` is the transaction's), its flush and the lead's work facts
+   * (pending tasks, next due, overdue from): one transaction.
+   */
+  private withWorkFacts(actor: Principal, leadId: number, now: Date, write: () => unknown): Promise<void> {
+    return this.em.transactional(async (em) => {
+      write();
+      await em.flush();
+      await this.facts.recomputeWork(em, actor.organizationId, leadId, now);
+    });
   }
 
   /** 404 `Task not found.` unless the caller reaches the lead or is on the task; 403 unless they may manage it. */

@@ -22,10 +22,16 @@ export interface PreparedOptions {
    * transaction). For a read that sets its own longer `statement_timeout` in its transaction.
    */
   queryMs?: number;
+  /**
+   * `false` for a text built from a caller's input (a queue definition): it runs as pg's unnamed
+   * statement, planned per call, so a pooled connection does not keep one prepared statement per
+   * shape a user ever tried.
+   */
+  prepare?: boolean;
 }
 
 interface NamedQuery {
-  name: string;
+  name?: string;
   text: string;
   values: unknown[];
   query_timeout?: number;
@@ -88,6 +94,7 @@ export async function preparedRows<T>(
 ): Promise<T[]> {
   const shape = prepared(statement.sql);
   const query: NamedQuery = { name: shape.name, text: shape.text, values: statement.params };
+  if (options.prepare === false) delete query.name;
   if (options.queryMs !== undefined) query.query_timeout = options.queryMs;
   const transaction = em.getTransactionContext<{ client: KnexClient; isCompleted?(): boolean }>();
   if (transaction) {

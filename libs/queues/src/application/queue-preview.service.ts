@@ -4,7 +4,12 @@ import { LeadAccess, type Statement } from '@app/crm';
 import { Clock, preparedRows, Principal, validationFailed } from '@app/platform';
 import { effectiveLanes, type QueueDefinition } from '../domain/queue-definition';
 import { describeQueue } from '../domain/queue-description';
-import { orderOf, queuePreviewStatement, ROWS_PER_LANE } from '../domain/queue-preview.sql';
+import {
+  orderOf,
+  previewSettingsSql,
+  queuePreviewStatement,
+  ROWS_PER_LANE,
+} from '../domain/queue-preview.sql';
 import { reasonOf } from '../domain/queue-reason';
 import type { QueuePreviewJson } from '../views/queue.view';
 import { QueuesService } from './queues.service';
@@ -65,9 +70,15 @@ export class QueuePreviewService {
     const now = this.clock.now();
     const statement = queuePreviewStatement(population, definition, { now, viewerId: actor.userId });
     const rows = await this.em.transactional(async (em) => {
-      // above the API's 2.5 s statement bound: the server gives up at 5 s, the client just after
-      await em.execute(`set local statement_timeout = ${PREVIEW_STATEMENT_TIMEOUT_MS}`);
-      return preparedRows<PreviewRow>(em, statement, { queryMs: PREVIEW_STATEMENT_TIMEOUT_MS + 500 });
+      // above the API's 2.5 s statement bound: the server gives up at 5 s, the client just after;
+      // no JIT, and the ranking sort in memory (previewSettingsSql)
+      await em.execute(previewSettingsSql(PREVIEW_STATEMENT_TIMEOUT_MS));
+      // a stored queue's text is stable, so it is prepared; an unsaved definition's varies with
+      // each try, so it runs unnamed rather than collect prepared statements on pooled connections
+      return preparedRows<PreviewRow>(em, statement, {
+        queryMs: PREVIEW_STATEMENT_TIMEOUT_MS + 500,
+        prepare: input.queueId !== undefined,
+      });
     });
     return this.answer(definition, rows);
   }

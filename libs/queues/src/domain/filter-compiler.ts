@@ -3,8 +3,9 @@ import { ME, type Condition, type ConditionValue, type Field, type FilterGroup }
 
 /**
  * The filter grammar compiled to SQL (issue 13 item 3): a group becomes one predicate over the
- * leads table `l` left-joined to `lead_facts f` (QUEUE_LEADS_FROM), with EXISTS subqueries over
- * tasks, deals and notes. Pure: values only ever travel as bound parameters (`?`), never in the
+ * leads table `l` left-joined to `lead_facts f` (QUEUE_LEADS_FROM), with an EXISTS subquery over
+ * notes; tasks and deals are read through their facts (`pending_tasks`, `next_task_due_at`,
+ * `overdue_from`, `open_deal_stages`, kept by the CRM services in each task and deal write). Pure: values only ever travel as bound parameters (`?`), never in the
  * text; `now` is an input, so day windows are computed here in UTC and bound as timestamps.
  *
  * Semantics (README "Queues (semantics)", INTERFACES.md "Queues" → Semantics), days in UTC:
@@ -18,13 +19,9 @@ import { ME, type Condition, type ConditionValue, type Field, type FilterGroup }
 /** What the predicate reads: the lead and its facts row (absent until the lead has a fact). */
 export const QUEUE_LEADS_FROM = 'leads l left join lead_facts f on f.lead_id = l.id';
 
-const PENDING_TASKS = `select 1 from tasks t where t.lead_id = l.id and t.status = 'pending'`;
-
 /**
- * Where each field, fact and sort key lives: the one map to edit when a column moves. The task
- * and deal facts (`pendingTasks`, `nextTaskDueAt`, `overdueFrom`, `openDealStages`) are read from
- * tasks and deals directly (tasks_lead_pending_idx, deals_lead_recent_idx) until `lead_facts`
- * keeps them; then their entries here become `f.<column>` and nothing else changes.
+ * Where each field, fact and sort key lives: the one map to edit when a column moves. A lead
+ * without a facts row has no calls, tasks or deals: every fact is read with its empty value.
  */
 export const QUEUE_COLUMNS = {
   id: 'l.id',
@@ -48,16 +45,14 @@ export const QUEUE_COLUMNS = {
   callSignal: `coalesce(f.call_signal, '{}')`,
   unansweredStreak: 'coalesce(f.unanswered_streak, 0)',
   totalCalls: 'coalesce(f.total_calls, 0)',
-  pendingTasks: `(select count(*) from tasks t where t.lead_id = l.id and t.status = 'pending')`,
-  nextTaskDueAt: `(select min(t.due_date) from tasks t where t.lead_id = l.id and t.status = 'pending')`,
-  /** A pending task exists whose due moment is bound twice: `? ` = now − 1 day, then now. */
-  taskOverdue:
-    `exists (${PENDING_TASKS} and (t.due_date <= ?::timestamptz or (t.due_date < ?::timestamptz` +
-    ` and mod(extract(epoch from t.due_date), 86400) <> 0)))`,
-  hasIncompleteTask: `exists (${PENDING_TASKS})`,
-  hasOpenDeal: `exists (select 1 from deals d where d.lead_id = l.id and d.status = 'open')`,
+  pendingTasks: 'coalesce(f.pending_tasks, 0)',
+  nextTaskDueAt: 'f.next_task_due_at',
+  /** A pending task past due: the lead is overdue from `overdue_from` on; `?` = now. */
+  taskOverdue: 'coalesce(f.overdue_from <= ?::timestamptz, false)',
+  hasIncompleteTask: 'coalesce(f.pending_tasks, 0) > 0',
+  hasOpenDeal: `cardinality(coalesce(f.open_deal_stages, '{}')) > 0`,
   /** Open deals of the lead in one of the bound stages. */
-  openDealInStages: `exists (select 1 from deals d where d.lead_id = l.id and d.status = 'open' and d.stage = any(?::text[]))`,
+  openDealInStages: `coalesce(f.open_deal_stages, '{}') && ?::text[]`,
   /** A note of the lead containing the bound pattern (case-insensitive). */
   noteMatching: `exists (select 1 from notes n where n.lead_id = l.id and n.content ilike ? escape '\\')`,
 } as const;
@@ -151,14 +146,7 @@ export function compileCondition(condition: Condition, context: CompileContext):
     case 'nextTaskDueAt':
       return moment(QUEUE_COLUMNS[field], operator, value, context.now);
     case 'taskOverdue':
-      return flag(
-        {
-          sql: QUEUE_COLUMNS.taskOverdue,
-          params: [iso(new Date(context.now.getTime() - DAY_MS)), iso(context.now)],
-        },
-        operator,
-        value,
-      );
+      return flag({ sql: QUEUE_COLUMNS.taskOverdue, params: [iso(context.now)] }, operator, value);
     case 'hasIncompleteTask':
     case 'hasOpenDeal':
       return flag({ sql: QUEUE_COLUMNS[field], params: [] }, operator, value);

@@ -12,6 +12,16 @@ import { CRM_STATUSES, isEmptyGroup, type QueueSort, type SortKey } from './queu
 
 export const ROWS_PER_LANE = 10;
 
+/**
+ * The preview transaction's settings, before its statement: the time bound (503 past it); no JIT
+ * (the statement's estimated cost over a whole agency passes `jit_above_cost`, and compiling it
+ * cost ~800 ms per run while the statement itself runs in ~150 ms: bench/README.md "Issue 13");
+ * enough `work_mem` for the lanes' ranking sort of every lead of an agency to stay in memory.
+ */
+export const previewSettingsSql = (timeoutMs: number): string =>
+  `select set_config('statement_timeout', '${Math.trunc(timeoutMs)}', true), set_config('jit', 'off', true),` +
+  ` set_config('work_mem', '32MB', true)`;
+
 /** The value each sort key orders by; `crmStatus` in the spec's order, `firstName` case-insensitively. */
 export const SORT_KEY_SQL: Record<SortKey, string> = {
   purchasedAt: QUEUE_COLUMNS.purchasedAt,
@@ -95,21 +105,29 @@ export function queuePreviewStatement(
   const root = compileGroup(definition.root, context);
 
   const keyColumn = (key: SortKey) => `k_${key}`;
-  const rankBy = [
-    ...orders.map(
-      (order, index) =>
-        `case when lane = ${index} then ${keyColumn(order.key)} end ${order.dir} ${nulls(order)}`,
-    ),
-    `case when lane is null then ${keyColumn(restOrder.key)} end ${restOrder.dir} ${nulls(restOrder)}`,
-    'id asc',
-  ].join(', ');
-  const sortValue = `case ${orders.map((order, index) => `when lane = ${index} then to_jsonb(${keyColumn(order.key)})`).join(' ')} else to_jsonb(${keyColumn(restOrder.key)}) end`;
+  /**
+   * The first rows of one lane (or of the rest, `lane is null`): a top-N of that lane's leads in
+   * its order (never a sort of the whole agency), ranked again within those few rows.
+   */
+  const firstRows = (laneFilter: string, order: EffectiveOrder) => {
+    const by = (alias: string) =>
+      `${alias}${keyColumn(order.key)} ${order.dir} ${nulls(order)}, ${alias}id asc`;
+    return `select x.id, x.lane, to_jsonb(x.${keyColumn(order.key)}) as sort_value,
+                   row_number() over (order by ${by('x.')}) as rank
+              from (select id, lane, ${keyColumn(order.key)} from q
+                     where not cooling and ${laneFilter}
+                     order by ${by('')} limit ${ROWS_PER_LANE}) x`;
+  };
+  const shown = [
+    ...orders.map((order, index) => firstRows(`lane = ${index}`, order)),
+    ...(definition.rest === 'last' ? [firstRows('lane is null', restOrder)] : []),
+  ];
   const counted = (filter: string) => `count(*) filter (where not cooling and ${filter})::int`;
   const laneCounts = lanes.map((_, index) => counted(`lane = ${index}`));
   const offerCounts = rules.map((_, index) => counted(`r_${index}`));
 
   const sql = `with q as materialized (
-      select l.id, l.first_name, l.last_name, ${laneIndex.sql} as lane, ${cooling.sql} as cooling
+      select l.id, ${laneIndex.sql} as lane, ${cooling.sql} as cooling
              ${rules.map((rule, index) => `, ${rule.sql} as r_${index}`).join('')}
              ${keys.map((key) => `, ${SORT_KEY_SQL[key]} as ${keyColumn(key)}`).join('')}
         from ${QUEUE_LEADS_FROM}
@@ -123,15 +141,12 @@ export function queuePreviewStatement(
         from q
     ),
     ranked as (
-      select id, first_name, last_name, lane, ${sortValue} as sort_value,
-             row_number() over (partition by lane order by ${rankBy}) as rank
-        from q
-       where not cooling${definition.rest === 'last' ? '' : ' and lane is not null'}
+      ${shown.join('\n      union all\n      ')}
     )
     select c.lane_counts, c.rest_count, c.cooling_count, c.offer_counts,
-           r.id, r.first_name, r.last_name, r.lane, r.sort_value
+           r.id, l.first_name, l.last_name, r.lane, r.sort_value
       from counts c
-      left join ranked r on r.rank <= ${ROWS_PER_LANE}
+      left join (ranked r join leads l on l.id = r.id) on true
      order by r.lane asc nulls last, r.rank asc`;
   return {
     sql,
