@@ -397,7 +397,8 @@ describe('CRM leads (/v1/leads)', () => {
       await sql(
         t,
         `insert into lead_facts (lead_id, organization_id, total_calls, last_call_at, updated_at)
-         values (?, ?, 3, ?, now())`,
+         values (?, ?, 3, ?, now())
+         on conflict (lead_id) do update set total_calls = excluded.total_calls, last_call_at = excluded.last_call_at`,
         [lead.id, a.admin.organizationId, '2031-02-01T12:00:00.000Z'],
       );
 

@@ -1,7 +1,7 @@
 import { DomainError } from '@app/platform/core';
 import { arrayLiteral, compileGroup, escapeLike, QueueCompileError, utcDay } from './filter-compiler';
 import { parseQueueDefinition } from './queue-definition';
-import { describeQueue } from './queue-description';
+import { conditionText, describeQueue } from './queue-description';
 import { GRAMMAR, type Field, type FilterGroup, type Operator } from './queue-grammar';
 import { laneIndexSql, orderOf, orderSql, queuePreviewStatement } from './queue-preview.sql';
 import { SYSTEM_QUEUE_DEFINITION } from './system-queue';
@@ -239,6 +239,24 @@ describe('description and the system queue', () => {
     expect(noLanes.description.lanes).toEqual([{ id: 'all', name: 'All', text: expect.any(String) }]);
     expect(noLanes.description.rules).toEqual([{ id: 'rule-1', text: expect.any(String) }]);
     expect(noLanes.description.rest).not.toBe(describeQueue(SYSTEM_QUEUE_DEFINITION).description.rest);
+  });
+
+  it('says the outcome of a boolean condition, whichever operator and value name it', () => {
+    const condition = (operator: string, value: boolean) => ({
+      type: 'condition',
+      field: 'taskOverdue',
+      operator,
+      value: { kind: 'boolean', value },
+    });
+    const texts = [
+      ['is_true', true],
+      ['is_false', false],
+      ['is_false', true],
+      ['is_true', false],
+    ].map(([operator, value]) =>
+      conditionText(condition(operator as string, value as boolean) as Parameters<typeof conditionText>[0]),
+    );
+    expect(texts).toEqual(['task overdue: yes', 'task overdue: yes', 'task overdue: no', 'task overdue: no']);
   });
 
   it('is "My calls": mine, four lanes, rest last, cool-down 120', () => {

@@ -56,8 +56,6 @@ function valueText(condition: Condition): string {
       return condition.operator.includes('_n_') ? `${value.value} ${unit}` : String(value.value);
     case 'integerRange':
       return `${value.min} and ${value.max}`;
-    case 'boolean':
-      return value.value ? '' : '(negated)';
     case 'string':
       return `"${value.value}"`;
     case 'date':
@@ -71,6 +69,11 @@ function valueText(condition: Condition): string {
 
 export function conditionText(condition: Condition): string {
   const field = condition.field === 'notesContain' ? 'notes' : words(condition.field);
+  if (condition.value.kind === 'boolean') {
+    // `is_false {value: false}` means true: say the outcome, not the operator
+    const holds = (condition.operator === 'is_true') === condition.value.value;
+    return `${field}: ${holds ? 'yes' : 'no'}`;
+  }
   return [field, OPERATOR_WORDS[condition.operator], valueText(condition)].filter(Boolean).join(' ');
 }
 
