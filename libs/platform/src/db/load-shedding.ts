@@ -6,17 +6,17 @@ import { DependencyUnavailableError } from '../errors/domain-error';
 export const SHED_QUEUE_PER_CONNECTION = 2;
 
 /** A newcomer who would wait longer than this for a connection is shed (the pool's own wait is 2 s). */
-export const SHED_WAIT_BUDGET_MS = 1_000;
+export const SHED_WAIT_BUDGET_MS = 500;
 
 /** No connection handed out for this long while calls queue: the pool is stalled (a frozen server). */
-export const SHED_STALL_MS = 150;
+export const SHED_STALL_MS = 50;
 
 /** Routes that must answer whatever the pool does. */
 const NEVER_SHED = new Set(['/health/live', '/metrics']);
 
 interface TarnPool {
   numPendingAcquires(): number;
-  on(event: 'acquireSuccess', listener: () => void): void;
+  on(event: 'acquireRequest' | 'acquireSuccess', listener: () => void): void;
 }
 
 /**
@@ -44,11 +44,11 @@ export class AcquireRate {
     return this.count === 0 ? null : this.times[(this.next - 1 + this.capacity) % this.capacity];
   }
 
-  /** Hand-outs per second over the last second (at most the ring's capacity). */
-  perSecond(now: number): number {
+  /** How many hand-outs happened at or after `since` (at most the ring's capacity). */
+  countSince(since: number): number {
     let recent = 0;
     for (let i = 1; i <= this.count; i += 1) {
-      if (now - this.times[(this.next - i + this.capacity) % this.capacity] > 1_000) break;
+      if (this.times[(this.next - i + this.capacity) % this.capacity] < since) break;
       recent += 1;
     }
     return recent;
@@ -56,16 +56,25 @@ export class AcquireRate {
 }
 
 /**
- * Spec of the rule (issue 10, "shed what has waited too long"): with at least
- * `poolSize × SHED_QUEUE_PER_CONNECTION` calls queued, a newcomer is shed when the pool is stalled
- * (nothing handed out for `SHED_STALL_MS`) or its queue would take longer than
- * `SHED_WAIT_BUDGET_MS` to serve at the pool's current pace. A long queue that moves is served.
+ * Spec of the rule (issue 10, "shed what has waited too long"): once at least
+ * `poolSize × SHED_QUEUE_PER_CONNECTION` calls have been queued for `SHED_STALL_MS` (since
+ * `saturatedSince`), a newcomer is shed when the pool handed out nothing in that time (a frozen
+ * server) or its queue would take longer than `SHED_WAIT_BUDGET_MS` to serve at the pace seen
+ * since the queue grew long, over at most the last second (a held lock). A long queue that moves
+ * (a connector writing on 32 connections, a burst after an idle spell) is served.
  */
-export function shouldShed(pending: number, limit: number, rate: AcquireRate, now: number): boolean {
-  if (pending < limit) return false;
+export function shouldShed(
+  pending: number,
+  limit: number,
+  rate: AcquireRate,
+  saturatedSince: number,
+  now: number,
+): boolean {
+  if (pending < limit || now - saturatedSince < SHED_STALL_MS) return false;
   const last = rate.last();
-  if (last === null || now - last > SHED_STALL_MS) return true;
-  const perSecond = rate.perSecond(now);
+  if (last === null || now - Math.max(last, saturatedSince) > SHED_STALL_MS) return true;
+  const windowStart = Math.max(saturatedSince, now - 1_000);
+  const perSecond = (rate.countSince(windowStart) * 1_000) / (now - windowStart);
   return perSecond === 0 || (pending * 1_000) / perSecond > SHED_WAIT_BUDGET_MS;
 }
 
@@ -78,6 +87,11 @@ export function shouldShed(pending: number, limit: number, rate: AcquireRate, no
 export function shedWhenPoolSaturated(orm: MikroORM, poolSize: number) {
   const limit = poolSize * SHED_QUEUE_PER_CONNECTION;
   const rate = new AcquireRate();
+  let saturatedSince: number | null = null; // since when at least `limit` calls have been queued
+  const observe = (pending: number, now: number) => {
+    if (pending < limit) saturatedSince = null;
+    else saturatedSince ??= now;
+  };
   const watched = new WeakSet<TarnPool>();
   const pool = (): TarnPool | undefined => {
     const current = (
@@ -85,13 +99,22 @@ export function shedWhenPoolSaturated(orm: MikroORM, poolSize: number) {
     ).getKnex().client?.pool;
     if (current && !watched.has(current)) {
       watched.add(current);
-      current.on('acquireSuccess', () => rate.record(Date.now()));
-      rate.record(Date.now()); // watching starts: a burst of first requests is not a stall
+      // tarn announces a request before queueing it, and a hand-out after taking it off the queue
+      current.on('acquireRequest', () => observe(current.numPendingAcquires() + 1, Date.now()));
+      current.on('acquireSuccess', () => {
+        const now = Date.now();
+        rate.record(now);
+        observe(current.numPendingAcquires(), now);
+      });
     }
     return current;
   };
   return (req: Request, _res: Response, next: NextFunction): void => {
-    if (!NEVER_SHED.has(req.path) && shouldShed(pool()?.numPendingAcquires() ?? 0, limit, rate, Date.now())) {
+    if (NEVER_SHED.has(req.path)) return next();
+    const pending = pool()?.numPendingAcquires() ?? 0;
+    const now = Date.now();
+    observe(pending, now);
+    if (saturatedSince !== null && shouldShed(pending, limit, rate, saturatedSince, now)) {
       next(new DependencyUnavailableError('database pool saturated; request shed'));
       return;
     }
