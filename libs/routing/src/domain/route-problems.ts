@@ -39,7 +39,7 @@ export function routeProblems(snapshot: RoutingSnapshot, now: Date): RouteProble
     if (members.length === 0) {
       add('EMPTY_POOL', `Route ${label} has nobody active in its pool, so its leads fall through.`);
     } else if (members.every((userId) => isAway(snapshot, userId, now))) {
-      add('ALL_AWAY', `Everyone in route ${label} is away now, so its leads fall through.`);
+      add('ALL_AWAY', `Everyone in Route ${label} is away now, so its leads fall through.`);
     }
     if (route.strategy === 'weighted') {
       const total = members.reduce((sum, userId) => sum + (route.weights?.[userId] ?? 0), 0);
@@ -55,7 +55,7 @@ export function routeProblems(snapshot: RoutingSnapshot, now: Date): RouteProble
       if (members.every((userId) => (counts[userId] ?? 0) >= (route.dailyCap ?? 0))) {
         add(
           'DAILY_CAP_REACHED',
-          `Everyone in route ${label} has reached today's cap of ${route.dailyCap} leads.`,
+          `Everyone in Route ${label} has reached today's cap of ${route.dailyCap} leads.`,
         );
       }
     }
@@ -68,7 +68,7 @@ export function routeProblems(snapshot: RoutingSnapshot, now: Date): RouteProble
       route.dailyCap === null &&
       members.length > 0
     ) {
-      catchAll = `route ${label}`;
+      catchAll = `Route ${label}`;
     }
   }
   return problems;

@@ -86,7 +86,7 @@ export interface RoutingDecision {
 }
 
 export const routeLabel = (route: Pick<RouteSnapshot, 'id' | 'name'>, index: number): string =>
-  route.name ? `"${route.name}"` : `route #${index + 1}`;
+  route.name ? `"${route.name}"` : `#${index + 1}`;
 
 /** Is the schedule open at `now` (no schedule = always)? */
 export function isOpen(schedule: RouteSchedule | null, now: Date): boolean {
@@ -214,8 +214,8 @@ export function decide(snapshot: RoutingSnapshot, facts: RoutingFacts, now: Date
         steps.push({ ruleId: route.id, outcome: 'assigned', skipped });
         const matched =
           route.conditions && route.conditions.children.length > 0
-            ? 'matched its conditions'
-            : 'takes every lead';
+            ? 'the lead matched its conditions'
+            : 'it takes every lead';
         const earlier = passed.length > 0 ? ` after ${passed.join(', ')}` : '';
         return {
           userId,
@@ -223,7 +223,7 @@ export function decide(snapshot: RoutingSnapshot, facts: RoutingFacts, now: Date
           routeName: route.name,
           strategy: route.strategy,
           smartRouting: false,
-          why: `Route ${label} assigned ${nameOf(userId)}${earlier}: the lead ${matched} and ${nameOf(userId)} ${STRATEGY_WORDS[route.strategy]}.`,
+          why: `Route ${label} assigned ${nameOf(userId)}${earlier}: ${matched} and ${nameOf(userId)} ${STRATEGY_WORDS[route.strategy]}.`,
           steps,
         };
       }
