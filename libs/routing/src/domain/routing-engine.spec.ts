@@ -291,3 +291,37 @@ describe('decide: steps and fall-through', () => {
     expect(takes(either, { source: null })).toBe(false);
   });
 });
+
+describe('decide: the README worked example', () => {
+  it('gives the steps and the why the README shows', () => {
+    const snap = snapshot(
+      [
+        route('french', {
+          name: 'French desk',
+          conditions: group('language', 'has_any_of', { kind: 'strings', values: ['fr'] }),
+        }),
+        route('weekend', {
+          name: 'Weekend',
+          schedule: { zone: 'Europe/Madrid', days: [{ day: 6, from: '09:00', to: '18:00' }] },
+        }),
+        route('phone', {
+          name: 'Phone leads',
+          conditions: group('hasPhone', 'is_true', { kind: 'empty' }),
+          dailyCap: 20,
+          state: { lastAssigneeId: A, received: {}, today: null },
+        }),
+      ],
+      { awayUntil: { [B]: '2026-03-11T00:00:00Z' }, names: { [A]: 'Ana', [B]: 'Ben', [C]: 'Cleo' } },
+    );
+    const decision = decide(snap, facts({ language: 'es', hasPhone: true }), NOW);
+    expect(decision.steps).toEqual([
+      { ruleId: 'french', outcome: 'no_match', skipped: [] },
+      { ruleId: 'weekend', outcome: 'closed', skipped: [] },
+      { ruleId: 'phone', outcome: 'assigned', skipped: [{ userId: B, reason: 'away' }] },
+    ]);
+    expect(decision.userId).toBe(C);
+    expect(decision.why).toBe(
+      'Route "Phone leads" assigned Cleo after "French desk" did not match, "Weekend" closed: the lead matched its conditions and Cleo was next in round robin.',
+    );
+  });
+});
