@@ -59,6 +59,14 @@ module.exports = {
       to: { path: '^libs/queues/' },
     },
     {
+      name: 'routing-builds-on-queues',
+      severity: 'error',
+      comment:
+        'Routing builds on the platform, identity, the CRM and queues (through their indexes); none of them imports routing.',
+      from: { path: '^libs/(platform|identity|crm|queues)/' },
+      to: { path: '^libs/routing/' },
+    },
+    {
       name: 'domain-is-pure',
       severity: 'error',
       comment:
