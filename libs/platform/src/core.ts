@@ -3,6 +3,7 @@
  * `@app/platform/core`. No Nest, no HTTP pipeline, no configuration (checked by `npm run lint`).
  */
 export { Clock, ManualClock, MINUTE, HOUR, DAY } from './clock/clock';
+export * from './clock/zoned-time';
 export * from './db/tenant.repository';
 export * from './db/prepared-statements';
 export * from './errors/domain-error';

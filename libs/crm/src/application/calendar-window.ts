@@ -1,5 +1,5 @@
 import { validationFailed } from '@app/platform';
-import { DAY_MS, instantOf, isKnownZone } from '../domain/zoned-time';
+import { DAY_MS, instantOf, isKnownZone } from '@app/platform/core';
 
 /** INTERFACES.md: `to` after `from`, at most 42 days later. */
 export const CALENDAR_MAX_DAYS = 42;

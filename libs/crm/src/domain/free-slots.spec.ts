@@ -1,5 +1,5 @@
 import { defaultWorkingHours, freeSlots, Span, workingSpans } from './free-slots';
-import { instantOf, isKnownZone, offsetMs } from './zoned-time';
+import { instantOf, isKnownZone, offsetMs } from '@app/platform/core';
 
 const at = (iso: string) => Date.parse(iso);
 const span = (start: string, end: string): Span => ({ start: at(start), end: at(end) });

@@ -1,4 +1,4 @@
-import { DAY_MS, instantOf, isoWeekday, MINUTE_MS, offsetMs, wallAt } from './zoned-time';
+import { DAY_MS, instantOf, isoWeekday, MINUTE_MS, offsetMs, wallAt } from '@app/platform/core';
 
 /** A span of time as UTC milliseconds, `[start, end)`. */
 export interface Span {

@@ -2,7 +2,7 @@ import { Entity, EntityRepositoryType, PrimaryKey, Property } from '@mikro-orm/c
 import { validationFailed, type ValidationIssue } from '@app/platform/core';
 import { minutesOf, type WorkingDay, type WorkingHoursRule } from './free-slots';
 import { WorkingHoursRepository } from './working-hours.repository';
-import { isKnownZone } from './zoned-time';
+import { isKnownZone } from '@app/platform/core';
 
 /** INTERFACES.md: at most 14 entries. */
 export const WORKING_DAYS_MAX = 14;
