@@ -61,14 +61,8 @@ describe('lead intake', () => {
     });
     agency = await t.seed.agency('Casa Intake');
     other = await t.seed.agency('Other Agency');
-    const issue = async (who: Agency, connector: string) =>
-      (
-        await asSession(t.http.post('/integration-keys'), who.admin)
-          .send({ name: connector, connector })
-          .expect(201)
-      ).body as { id: string; key: string };
-    key = await issue(agency, 'idealista');
-    otherKey = await issue(other, 'idealista');
+    key = await t.seed.integrationKey(agency.admin, 'idealista');
+    otherKey = await t.seed.integrationKey(other.admin, 'idealista');
   });
   afterAll(() => t.stop());
   beforeEach(() => {

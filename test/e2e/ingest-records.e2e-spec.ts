@@ -3,7 +3,6 @@ import {
   Agency,
   api,
   asKey,
-  asSession,
   count,
   expectError,
   expectNotFound,
@@ -35,14 +34,8 @@ describe('connector records: calls, messages, emails', () => {
     t = await TestApp.start();
     a = await t.seed.agency('Casa Records');
     other = await t.seed.agency('Other Records');
-    const issue = async (who: Agency, connector: string) =>
-      (
-        await asSession(t.http.post('/integration-keys'), who.admin)
-          .send({ name: connector, connector })
-          .expect(201)
-      ).body as { id: string; key: string };
-    key = await issue(a, 'aircall');
-    otherKey = await issue(other, 'aircall');
+    key = await t.seed.integrationKey(a.admin, 'aircall');
+    otherKey = await t.seed.integrationKey(other.admin, 'aircall');
   });
   afterAll(() => t.stop());
 

@@ -1,14 +1,4 @@
-import {
-  Agency,
-  api,
-  asKey,
-  asSession,
-  expectError,
-  expectNotFound,
-  expectValidation,
-  sql,
-  TestApp,
-} from '../fixtures';
+import { Agency, api, asKey, expectError, expectNotFound, expectValidation, sql, TestApp } from '../fixtures';
 
 /** Viewings a connector pushes (INTERFACES.md "Ingestion"): the Viewing aggregate of libs/network. */
 describe('connector records: viewings', () => {
@@ -21,11 +11,7 @@ describe('connector records: viewings', () => {
     t = await TestApp.start();
     a = await t.seed.agency('Casa Viewings');
     other = await t.seed.agency('Other Viewings');
-    key = (
-      await asSession(t.http.post('/integration-keys'), a.admin)
-        .send({ name: 'Showings', connector: 'showings' })
-        .expect(201)
-    ).body as { id: string; key: string };
+    key = await t.seed.integrationKey(a.admin, 'showings', 'Showings');
   });
   afterAll(() => t.stop());
 

@@ -1,16 +1,5 @@
 import { OfferGenerator } from '@app/queues';
-import {
-  Agency,
-  api,
-  asKey,
-  asSession,
-  count,
-  expectError,
-  expectNotFound,
-  LeadJson,
-  sql,
-  TestApp,
-} from '../fixtures';
+import { Agency, api, asKey, count, expectError, expectNotFound, LeadJson, sql, TestApp } from '../fixtures';
 
 /**
  * Queue offers through HTTP (issue 13 item 8, INTERFACES.md "Queues" → Offers): each trigger
@@ -97,11 +86,7 @@ describe('Queues: offers', () => {
     t = await TestApp.start();
     a = await t.seed.agency('Offers Agency');
     other = await t.seed.agency('Other Offers');
-    key = (
-      await asSession(t.http.post('/integration-keys'), a.admin)
-        .send({ name: 'aircall', connector: 'aircall' })
-        .expect(201)
-    ).body.key as string;
+    key = (await t.seed.integrationKey(a.admin, 'aircall')).key;
     hot = await t.seed.tag(a.admin, 'Hot');
     cold = await t.seed.tag(a.admin, 'Cold');
     const queue = await as(a.admin)

@@ -22,7 +22,6 @@ export { LeadRouter, UnassignedLeadRouter, type RoutableLead } from './extension
 export type { ExternalKind } from './domain/external-id.entity';
 export type { IntakeResultJson } from './views/intake.view';
 export { UpsertResultView, type UpsertResultJson } from './views/record-upsert.view';
-export { answered } from './http/records-ingest.controller';
 export { LeadFactsService, type FactsRebuildJson } from './application/lead-facts.service';
 export { leadWorkFactsStatement } from './application/records.sql';
 

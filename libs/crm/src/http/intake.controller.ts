@@ -7,6 +7,7 @@ import {
   ExternalIdParam,
   IntegrationPrincipal,
   IntegrationRoute,
+  upserted,
 } from '@app/platform';
 import { LeadIntakeService } from '../application/lead-intake.service';
 import { IntakeResultJson, IntakeResultView } from '../views/intake.view';
@@ -40,8 +41,6 @@ export class LeadIntakeController {
     @Body() body: LeadIntakeDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<IntakeResultJson> {
-    const result = await this.intakes.intake(caller, externalId, body);
-    res.status(result.created ? 201 : 200);
-    return result;
+    return upserted(res, await this.intakes.intake(caller, externalId, body));
   }
 }

@@ -10,6 +10,7 @@ import {
   ExternalIdParam,
   IntegrationPrincipal,
   IntegrationRoute,
+  upserted,
 } from '@app/platform';
 import { RecordsIngestService } from '../application/records-ingest.service';
 import { UpsertResultJson, UpsertResultView } from '../views/record-upsert.view';
@@ -67,7 +68,7 @@ export class RecordsIngestController {
     @Body() body: CallUpsertDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<UpsertResultJson> {
-    return answered(res, await this.records.upsertCall(caller, externalId, body));
+    return upserted(res, await this.records.upsertCall(caller, externalId, body));
   }
 
   @Put('calls/:externalId/transcript')
@@ -124,7 +125,7 @@ export class RecordsIngestController {
     @Body() body: MessageUpsertDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<UpsertResultJson> {
-    return answered(res, await this.records.upsertMessage(caller, externalId, body));
+    return upserted(res, await this.records.upsertMessage(caller, externalId, body));
   }
 
   @Put('emails/:externalId')
@@ -142,12 +143,6 @@ export class RecordsIngestController {
     @Body() body: EmailUpsertDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<UpsertResultJson> {
-    return answered(res, await this.records.upsertEmail(caller, externalId, body));
+    return upserted(res, await this.records.upsertEmail(caller, externalId, body));
   }
-}
-
-/** 201 for the first write, 200 afterwards. */
-export function answered(res: Response, result: UpsertResultJson): UpsertResultJson {
-  res.status(result.created ? 201 : 200);
-  return result;
 }

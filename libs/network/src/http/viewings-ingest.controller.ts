@@ -1,7 +1,7 @@
 import { Body, Controller, Param, Put, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { answered, UpsertResultJson, UpsertResultView } from '@app/crm';
+import { UpsertResultJson, UpsertResultView } from '@app/crm';
 import {
   ApiConflictError,
   ApiErrorResponse,
@@ -11,6 +11,7 @@ import {
   ExternalIdParam,
   IntegrationPrincipal,
   IntegrationRoute,
+  upserted,
 } from '@app/platform';
 import { ViewingsIngestService } from '../application/viewings-ingest.service';
 import { ViewingUpsertDto } from './dto/viewing.dto';
@@ -47,6 +48,6 @@ export class ViewingsIngestController {
     @Body() body: ViewingUpsertDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<UpsertResultJson> {
-    return answered(res, await this.viewings.store(caller, externalId, body));
+    return upserted(res, await this.viewings.store(caller, externalId, body));
   }
 }

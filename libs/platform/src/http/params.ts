@@ -51,3 +51,15 @@ export class ExternalIdParam implements PipeTransform<string, string> {
     return value;
   }
 }
+
+/**
+ * The status of an upsert by external id (`PUT /integrations/v1/…/{externalId}`): 201 when this
+ * write created the record, 200 when it replaced it. The one place that mapping lives.
+ */
+export function upserted<T extends { created: boolean }>(
+  res: { status(code: number): unknown },
+  result: T,
+): T {
+  res.status(result.created ? 201 : 200);
+  return result;
+}
