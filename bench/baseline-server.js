@@ -26,9 +26,7 @@ const integrationDoor = built('identity/src/domain/integration-key.sql.js');
 const records = built('crm/src/application/records.sql.js');
 const reach = built('crm/src/domain/lead-reach.js');
 const queuePreview = built('queues/src/domain/queue-preview.sql.js');
-const queueDefinition = built('queues/src/domain/queue-definition.js');
-const queueDescription = built('queues/src/domain/queue-description.js');
-const queueReason = built('queues/src/domain/queue-reason.js');
+const queueAnswer = built('queues/src/views/queue-preview.answer.js');
 const systemQueue = built('queues/src/domain/system-queue.js');
 const SQL = {
   doorFacts: (secretHash) => door.doorFactsStatement(secretHash),
@@ -380,8 +378,12 @@ async function previewQueue(key, body) {
     : { name: queue.name, icon: queue.icon, scope: queue.scope, ...queue.definition };
   const people = definition.calling.pool === 'team' ? definition.calling.people : null;
   const wholeAgency =
-    !queue.system && people && (people.userIds.includes(userId) || people.teamIds.some((id) => teamIds.includes(id)));
-  const population = SQL.reach(wholeAgency ? { organizationId: key.organization_id, memberId: null } : scopeOf(key));
+    !queue.system &&
+    people &&
+    (people.userIds.includes(userId) || people.teamIds.some((id) => teamIds.includes(id)));
+  const population = SQL.reach(
+    wholeAgency ? { organizationId: key.organization_id, memberId: null } : scopeOf(key),
+  );
   const statement = SQL.queuePreview(population, definition, { now: new Date(), viewerId: userId });
   const client = await pool.connect();
   let rows;
@@ -396,43 +398,7 @@ async function previewQueue(key, body) {
   } finally {
     client.release();
   }
-  return previewAnswer(definition, rows);
-}
-
-/** QueuePreviewService's answer, from the same pure modules. */
-function previewAnswer(definition, rows) {
-  const { summary, description } = queueDescription.describeQueue(definition);
-  const lanes = queueDefinition.effectiveLanes(definition);
-  const counts = rows[0];
-  const texts = new Map(description.lanes.map((lane) => [lane.id, lane.text]));
-  return {
-    summary,
-    description,
-    lanes: lanes.map((lane, index) => ({ id: lane.id, name: lane.name, count: counts.lane_counts[index] ?? 0 })),
-    restCount: counts.rest_count,
-    coolingDownCount: counts.cooling_count,
-    offers: definition.rules.map((rule, index) => ({
-      ruleId: rule.id,
-      when: rule.when,
-      offer: rule.offer,
-      count: counts.offer_counts[index] ?? 0,
-    })),
-    rows: rows
-      .filter((row) => row.id !== null)
-      .map((row) => {
-        const lane = row.lane === null ? null : lanes[row.lane];
-        const order = queuePreview.orderOf(lane?.sort ?? null, definition.sort);
-        return {
-          id: Number(row.id),
-          firstName: row.first_name ?? '',
-          lastName: row.last_name ?? '',
-          laneId: lane?.id ?? null,
-          laneName: lane?.name ?? null,
-          reason: queueReason.reasonOf(lane ? (texts.get(lane.id) ?? lane.name) : null, order, row.sort_value),
-        };
-      }),
-    rowsPerLane: queuePreview.ROWS_PER_LANE,
-  };
+  return queueAnswer.previewAnswer(definition, rows);
 }
 
 const EXTERNAL_ID = /^[\x21-\x7e]{1,255}$/;

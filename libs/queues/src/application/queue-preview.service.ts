@@ -2,33 +2,14 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { LeadAccess, type Statement } from '@app/crm';
 import { Clock, preparedRows, Principal, validationFailed } from '@app/platform';
-import { effectiveLanes, type QueueDefinition } from '../domain/queue-definition';
-import { describeQueue } from '../domain/queue-description';
-import {
-  orderOf,
-  previewSettingsSql,
-  queuePreviewStatement,
-  ROWS_PER_LANE,
-} from '../domain/queue-preview.sql';
-import { reasonOf } from '../domain/queue-reason';
+import type { QueueDefinition } from '../domain/queue-definition';
+import { previewSettingsSql, queuePreviewStatement } from '../domain/queue-preview.sql';
+import { previewAnswer, type PreviewRow } from '../views/queue-preview.answer';
 import type { QueuePreviewJson } from '../views/queue.view';
 import { QueuesService } from './queues.service';
 
 /** A preview gives up after 5 s (issue 13 item 4): 503 through the platform's `isDependencyUnavailable`. */
 export const PREVIEW_STATEMENT_TIMEOUT_MS = 5_000;
-
-/** A row of `queuePreviewStatement`. */
-interface PreviewRow {
-  lane_counts: number[];
-  rest_count: number;
-  cooling_count: number;
-  offer_counts: number[];
-  id: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  lane: number | null;
-  sort_value: unknown;
-}
 
 /**
  * `POST /v1/queues/preview`: a stored queue the caller opens, or an unsaved definition, run as ONE
@@ -80,45 +61,6 @@ export class QueuePreviewService {
         prepare: input.queueId !== undefined,
       });
     });
-    return this.answer(definition, rows);
-  }
-
-  private answer(definition: QueueDefinition, rows: PreviewRow[]): QueuePreviewJson {
-    const { summary, description } = describeQueue(definition);
-    const lanes = effectiveLanes(definition);
-    const counts = rows[0];
-    const texts = new Map(description.lanes.map((lane) => [lane.id, lane.text]));
-    return {
-      summary,
-      description,
-      lanes: lanes.map((lane, index) => ({
-        id: lane.id,
-        name: lane.name,
-        count: counts.lane_counts[index] ?? 0,
-      })),
-      restCount: counts.rest_count,
-      coolingDownCount: counts.cooling_count,
-      offers: definition.rules.map((rule, index) => ({
-        ruleId: rule.id,
-        when: rule.when,
-        offer: rule.offer,
-        count: counts.offer_counts[index] ?? 0,
-      })),
-      rows: rows
-        .filter((row) => row.id !== null)
-        .map((row) => {
-          const lane = row.lane === null ? null : lanes[row.lane];
-          const order = orderOf(lane?.sort ?? null, definition.sort);
-          return {
-            id: Number(row.id),
-            firstName: row.first_name ?? '',
-            lastName: row.last_name ?? '',
-            laneId: lane?.id ?? null,
-            laneName: lane?.name ?? null,
-            reason: reasonOf(lane ? (texts.get(lane.id) ?? lane.name) : null, order, row.sort_value),
-          };
-        }),
-      rowsPerLane: ROWS_PER_LANE,
-    };
+    return previewAnswer(definition, rows);
   }
 }
