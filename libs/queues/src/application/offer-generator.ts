@@ -58,13 +58,14 @@ export class OfferGenerator {
     now: Date,
   ): Promise<number> {
     // the lookups first: most events find no rule of their `when` and end here, with no transaction
-    const queues = await this.em.execute<QueueRow[]>(
-      `select q.id, q.created_by, q.definition, coalesce(m.role = 'admin', false) as creator_is_admin
-         from queues q
-         join memberships m on m.user_id = q.created_by and m.organization_id = q.organization_id
-        where q.organization_id = ? and not q.system and q.definition -> 'rules' @> ?::jsonb`,
-      [organizationId, JSON.stringify([{ when }])],
-    );
+    // prepared: it runs on every call's first write and every completed task
+    const queues = await preparedRows<QueueRow>(this.em, {
+      sql: `select q.id, q.created_by, q.definition, coalesce(m.role = 'admin', false) as creator_is_admin
+              from queues q
+              join memberships m on m.user_id = q.created_by and m.organization_id = q.organization_id
+             where q.organization_id = ? and not q.system and q.definition -> 'rules' @> ?::jsonb`,
+      params: [organizationId, JSON.stringify([{ when }])],
+    });
     if (queues.length === 0) return 0;
     const triggerQueues: TriggerQueue[] = queues.map((row) => ({
       id: row.id,
