@@ -1,6 +1,6 @@
 import { Body, Controller, Put } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { LeadLinkDto, LeadLinks, LeadRouter, RoutableLead } from '@app/crm';
+import { LeadLinkDto, LeadLinks, LeadRouter, LeadRouting, RoutableLead, RoutedOwners } from '@app/crm';
 import { CurrentIntegration, IntegrationPrincipal, IntegrationRoute } from '@app/platform';
 import {
   Agency,
@@ -15,12 +15,12 @@ import {
 } from '../fixtures';
 
 /** The routing port, observed: who was asked, and whom it answers with. */
-class RecordingRouter extends LeadRouter {
+class RecordingRouter implements LeadRouter {
   calls: RoutableLead[] = [];
   routeTo: string[] = [];
-  route(lead: RoutableLead): Promise<string[]> {
+  route(lead: RoutableLead): Promise<RoutedOwners | null> {
     this.calls.push(lead);
-    return Promise.resolve(this.routeTo);
+    return Promise.resolve({ userIds: this.routeTo, actor: 'routing:test-route' });
   }
 }
 
@@ -57,7 +57,7 @@ describe('lead intake', () => {
   beforeAll(async () => {
     t = await TestApp.start({
       controllers: [LeadLinkProbeController],
-      overrides: [{ provide: LeadRouter, useValue: router }],
+      overrides: [{ provide: LeadRouting, useValue: router }],
     });
     agency = await t.seed.agency('Casa Intake');
     other = await t.seed.agency('Other Agency');
@@ -239,7 +239,7 @@ describe('lead intake', () => {
       removedUserIds: [],
       changedBy: null,
       source: 'api',
-      actor: `integration:${key.id}`,
+      actor: 'routing:test-route',
     });
 
     router.routeTo = [agency.colleague.userId];

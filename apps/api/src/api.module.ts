@@ -16,6 +16,7 @@ import { CrmModule } from '@app/crm';
 import { IdentityModule } from '@app/identity';
 import { NetworkModule } from '@app/network';
 import { QueuesModule } from '@app/queues';
+import { RoutingModule } from '@app/routing';
 import { LifecycleLog } from './lifecycle-log';
 
 /** The HTTP app: the platform pipeline and every context's controllers. */
@@ -35,6 +36,7 @@ export class ApiModule {
         CrmModule,
         NetworkModule,
         QueuesModule,
+        RoutingModule,
         JobsModule.forRoot({ inProcess: !config.redisUrl }),
         HealthModule,
       ],

@@ -42,7 +42,8 @@ import { WorkingHours } from './domain/working-hours.entity';
 import { BusySources } from './extension-points/busy-source';
 import { CalendarSources } from './extension-points/calendar-source';
 import { LeadEvents } from './extension-points/lead-events';
-import { LeadRouter, UnassignedLeadRouter } from './extension-points/lead-router';
+import { RoutingLeads } from './application/routing-leads';
+import { LeadRouting } from './extension-points/lead-router';
 import { TimelineSources } from './extension-points/timeline-source';
 import { CalendarController } from './http/calendar.controller';
 import { DealsController } from './http/deals.controller';
@@ -118,8 +119,9 @@ export const CRM_ENTITIES = [
     RecordsQueries,
     RecordsTimelineSource,
     LeadEvents,
-    // lead routing plugs in here; until then connectors' leads stay unassigned
-    { provide: LeadRouter, useClass: UnassignedLeadRouter },
+    // the LeadRouter a context marks (lead routing); without one connectors' leads stay unassigned
+    LeadRouting,
+    RoutingLeads,
   ],
   exports: [
     LeadAccess,
@@ -132,6 +134,8 @@ export const CRM_ENTITIES = [
     LeadIntakeService,
     LeadLinks,
     LeadFactsService,
+    // what lead routing reads and writes on leads
+    RoutingLeads,
   ],
 })
 export class CrmModule {}

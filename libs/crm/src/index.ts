@@ -18,7 +18,14 @@ export { DEAL_STAGES, DEAL_STATUSES, type DealStage, type DealStatus } from './d
 export { LeadIntakeService, type LeadIntake } from './application/lead-intake.service';
 export { LeadLinks, type LeadLink } from './application/lead-links';
 export { LeadLinkDto, LeadContactDto } from './http/dto/intake.dto';
-export { LeadRouter, UnassignedLeadRouter, type RoutableLead } from './extension-points/lead-router';
+export {
+  LeadRouterProvider,
+  LeadRouting,
+  type LeadRouter,
+  type RoutableLead,
+  type RoutedOwners,
+} from './extension-points/lead-router';
+export { RoutingLeads } from './application/routing-leads';
 export type { ExternalKind } from './domain/external-id.entity';
 export type { IntakeResultJson } from './views/intake.view';
 export { UpsertResultView, type UpsertResultJson } from './views/record-upsert.view';

@@ -8,6 +8,7 @@ import { ApiKeysService } from './application/api-keys.service';
 import { DbIntegrationKeyAuthenticator } from './application/integration-key-authenticator';
 import { IntegrationKeysService } from './application/integration-keys.service';
 import { KeyUsageRecorder } from './application/key-usage.recorder';
+import { PeopleDirectory } from './application/people-directory';
 import { PeopleQueries } from './application/people.queries';
 import { AccountsService } from './application/accounts.service';
 import { IdentityCleanupService } from './application/identity-cleanup.service';
@@ -69,6 +70,7 @@ const IDENTITY_ENTITIES = [
     ApiKeyCache,
     KeyUsageRecorder,
     PeopleQueries,
+    PeopleDirectory,
     { provide: SessionAuthenticator, useClass: DbSessionAuthenticator },
     { provide: ApiKeyAuthenticator, useClass: DbApiKeyAuthenticator },
     IntegrationKeysService,
@@ -88,6 +90,8 @@ const IDENTITY_ENTITIES = [
     // a new deal's default currency (the CRM)
     OrganizationsService,
     IntegrationKeysService,
+    // lead routing's pools
+    PeopleDirectory,
   ],
 })
 export class IdentityModule {}

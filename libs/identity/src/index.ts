@@ -11,3 +11,9 @@ export { TagsService } from './application/tags.service';
 export { TeamsService } from './application/teams.service';
 export { grantableScopes } from './domain/api-key.rules';
 export type { OrganizationState } from './views/organization.view';
+export {
+  PeopleDirectory,
+  type Directory,
+  type DirectoryMember,
+  type DirectoryTeam,
+} from './application/people-directory';

@@ -87,14 +87,29 @@ export class LeadHistoryRecorder {
     );
   }
 
-  /** Owners given by lead routing to a lead a connector brought in. */
-  routedByConnector(caller: IntegrationPrincipal, leadId: number, added: string[], now: Date): void {
-    if (added.length === 0) return;
+  /**
+   * Owners given by lead routing (INTERFACES.md "Lead routing"): an `assignee-change` with
+   * `changedBy` null and `actor` `routing:<ruleId>` (no person made it).
+   */
+  routed(
+    organizationId: string,
+    leadId: number,
+    change: { added: string[]; removed: string[] },
+    actor: string,
+    now: Date,
+  ): void {
+    if (change.added.length === 0 && change.removed.length === 0) return;
     this.addRow(
-      caller.organizationId,
+      organizationId,
       leadId,
       'assignee-change',
-      { addedUserIds: added, removedUserIds: [], changedBy: null, source: 'api', actor: caller.actor },
+      {
+        addedUserIds: change.added,
+        removedUserIds: change.removed,
+        changedBy: null,
+        source: 'api',
+        actor,
+      },
       null,
       now,
     );

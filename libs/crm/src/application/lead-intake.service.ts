@@ -6,7 +6,7 @@ import { ExternalIdRepository, ExternalRef } from '../domain/external-id.reposit
 import { IntakeDetails, Lead } from '../domain/lead.entity';
 import { LeadInquiry, ListingRef } from '../domain/lead-inquiry.entity';
 import { LeadRepository } from '../domain/lead.repository';
-import { LeadRouter } from '../extension-points/lead-router';
+import { LeadRouting } from '../extension-points/lead-router';
 import { IntakeResultJson } from '../views/intake.view';
 import { LeadHistoryRecorder } from './lead-history.recorder';
 
@@ -40,7 +40,7 @@ export class LeadIntakeService {
     private readonly leads: LeadRepository,
     private readonly externalIds: ExternalIdRepository,
     private readonly history: LeadHistoryRecorder,
-    private readonly router: LeadRouter,
+    private readonly router: LeadRouting,
     private readonly clock: Clock,
   ) {}
 
@@ -73,7 +73,7 @@ export class LeadIntakeService {
         await em.persist(lead).flush(); // the id comes from the database
         this.history.createdByConnector(caller, lead, now);
       }
-      if (lead.assigneeIds.length === 0) await this.route(caller, lead, now);
+      if (lead.assigneeIds.length === 0) await this.route(lead, now);
       if (ref) await this.externalIds.remember(org, ref, String(lead.id), lead.id, now);
       em.persist(
         new LeadInquiry(
@@ -121,24 +121,27 @@ export class LeadIntakeService {
     return null;
   }
 
-  private async route(caller: IntegrationPrincipal, lead: Lead, now: Date): Promise<void> {
-    const owners = await this.router.route({
-      organizationId: lead.organizationId,
-      leadId: lead.id,
-      source: lead.source,
-      origin: lead.origin,
-      leadType: lead.leadType,
-      language: lead.language,
-      country: lead.country,
-      tagIds: lead.tagIds,
-      growthAreaId: lead.growthAreaId,
-      hasPhone: lead.phoneNumber !== '',
-      hasEmail: lead.email !== '',
-      arrivedAt: lead.createdAt,
-    });
-    if (owners.length === 0) return;
-    const { added } = lead.replaceAssignees(owners, now);
-    this.history.routedByConnector(caller, lead.id, added, now);
+  private async route(lead: Lead, now: Date): Promise<void> {
+    const routed = await this.router.route(
+      {
+        organizationId: lead.organizationId,
+        leadId: lead.id,
+        source: lead.source,
+        origin: lead.origin,
+        leadType: lead.leadType,
+        language: lead.language,
+        country: lead.country,
+        tagIds: lead.tagIds,
+        growthAreaId: lead.growthAreaId,
+        hasPhone: lead.phoneNumber !== '',
+        hasEmail: lead.email !== '',
+        arrivedAt: lead.createdAt,
+      },
+      now,
+    );
+    if (!routed || routed.userIds.length === 0) return;
+    const change = lead.replaceAssignees(routed.userIds, now);
+    this.history.routed(lead.organizationId, lead.id, change, routed.actor, now);
   }
 }
 

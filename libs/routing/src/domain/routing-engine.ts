@@ -268,3 +268,43 @@ const unassigned = (steps: RoutingStep[], why: string): RoutingDecision => ({
   why,
   steps,
 });
+
+/**
+ * Reassignment (issue 14 item 7): the same route picks again among its candidates, leaving out
+ * this chain's earlier assignees (`exclude`). Schedule and conditions are not asked again: the
+ * lead is this route's already. Null when nobody is left.
+ */
+export function decideWithinRoute(
+  snapshot: RoutingSnapshot,
+  ruleId: string,
+  exclude: readonly string[],
+  minutes: number,
+  now: Date,
+): RoutingDecision | null {
+  const index = snapshot.routes.findIndex((route) => route.id === ruleId);
+  if (index < 0) return null;
+  const route = snapshot.routes[index];
+  const split = candidatesOf(snapshot, route.pool, now, {
+    limit: route.dailyCap,
+    counts: todayCounts(route, now),
+  });
+  const candidates = split.candidates.filter((userId) => !exclude.includes(userId));
+  if (candidates.length === 0) return null;
+  const userId =
+    route.strategy === 'weighted'
+      ? pickWeighted(route.pool, candidates, route.weights ?? {}, route.state.received)
+      : route.strategy === 'smart'
+        ? pickSmart(snapshot, candidates)
+        : pickRoundRobin(route.pool, candidates, route.state.lastAssigneeId);
+  const nameOf = (id: string): string => snapshot.names?.[id] ?? id;
+  const before = exclude.map(nameOf).join(', ');
+  return {
+    userId,
+    ruleId: route.id,
+    routeName: route.name,
+    strategy: route.strategy,
+    smartRouting: false,
+    why: `Route ${routeLabel(route, index)} reassigned the lead to ${nameOf(userId)} because ${before} did not act on it within ${minutes} minutes, and ${nameOf(userId)} ${STRATEGY_WORDS[route.strategy]}.`,
+    steps: [{ ruleId: route.id, outcome: 'assigned', skipped: split.skipped }],
+  };
+}
