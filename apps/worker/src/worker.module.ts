@@ -5,16 +5,18 @@ import {
   ConfigError,
   ConfigModule,
   DatabaseModule,
-  IdempotencyStore,
+  IdempotencyModule,
   LoggingModule,
   MetricsModule,
 } from '@app/platform';
 import { IdentityModule } from '@app/identity';
 import { QueueJobsModule } from '@app/queues';
+import { RoutingJobsModule } from '@app/routing';
 
 /**
- * The job worker: no HTTP, BullMQ on REDIS_URL, and every module that holds `@Periodic` work
- * (IdempotencyStore sits with the HTTP pipeline in the API, so it is provided here directly).
+ * The job worker: no HTTP, BullMQ on REDIS_URL, and every module that holds `@Periodic` or
+ * `@OnDelayedJob` work (IdempotencyModule too: the purge job is its store's, and the CRM that
+ * routing's reassignment writes through declares idempotent routes).
  */
 @Module({})
 export class WorkerModule {
@@ -34,11 +36,12 @@ export class WorkerModule {
         LoggingModule,
         MetricsModule,
         DatabaseModule.forRoot(),
+        IdempotencyModule,
         IdentityModule,
         QueueJobsModule,
+        RoutingJobsModule,
         BullmqJobsModule.forRoot({ prefix: options.queuePrefix }),
       ],
-      providers: [IdempotencyStore],
     };
   }
 }

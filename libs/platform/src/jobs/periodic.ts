@@ -11,6 +11,7 @@ export enum JobName {
   CheckKeyOwners = 'api-keys.check-owners',
   PurgeIdempotency = 'idempotency.purge-expired',
   OffersTimePassed = 'offers.time-passed',
+  RoutingReassignSweep = 'routing.reassign-sweep',
 }
 
 export const PERIODIC = Reflector.createDecorator<{ name: JobName; everyMs: number }>();
