@@ -1,5 +1,5 @@
-import { createServer, Server, Socket } from 'node:net';
-import { DynamicModule, Global, INestApplicationContext, Injectable, Module } from '@nestjs/common';
+import { connect, createServer, Server, Socket } from 'node:net';
+import { DynamicModule, Global, INestApplicationContext, Injectable, Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bullmq';
 import { Test } from '@nestjs/testing';
@@ -73,6 +73,68 @@ class ClockModule {
 
 const config = (env: NodeJS.ProcessEnv) =>
   AppConfig.fromEnv({ DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'silent', ...env });
+
+/** The API's side with REDIS_URL (producer only): the config, a clock and the jobs module. */
+const apiSide = (redisUrl: string, queuePrefix: string, clock: Clock = new ManualClock()) =>
+  NestFactory.createApplicationContext(
+    {
+      module: class ApiSide {},
+      imports: [
+        ConfigModule.forRoot(config({ REDIS_URL: redisUrl })),
+        ClockModule.forRoot(clock),
+        JobsModule.forRoot({ inProcess: false, queuePrefix }),
+      ],
+    },
+    { logger: false, abortOnError: false },
+  );
+
+/**
+ * A TCP proxy to the machine's Redis that can stop passing commands on, as a paused (SIGSTOP) or
+ * saturated Redis does: what is sent meanwhile is held and passed on at resume, in order.
+ */
+async function pausableRedis() {
+  let paused = false;
+  const links: { held: Buffer[]; up: Socket; down: Socket }[] = [];
+  const server = createServer((down) => {
+    const up = connect(6379, '127.0.0.1');
+    const link = { held: [] as Buffer[], up, down };
+    links.push(link);
+    down.on('data', (chunk: Buffer) => (paused ? link.held.push(chunk) : up.write(chunk)));
+    up.on('data', (chunk: Buffer) => down.write(chunk));
+    for (const socket of [up, down]) {
+      socket
+        .on('error', () => undefined)
+        .on('close', () => {
+          up.destroy();
+          down.destroy();
+        });
+    }
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `redis://127.0.0.1:${(server.address() as { port: number }).port}`,
+    pause: () => (paused = true),
+    resume: () => {
+      paused = false;
+      for (const link of links) for (const chunk of link.held.splice(0)) link.up.write(chunk);
+    },
+    close: async () => {
+      for (const { up, down } of links) {
+        up.destroy();
+        down.destroy();
+      }
+      await new Promise((done) => server.close(done));
+    },
+  };
+}
+
+const NOT_SCHEDULED = /^delayed job not scheduled \(Redis\)/;
+const SCHEDULED_AGAIN = 'delayed jobs are scheduled again';
+/** The calls of a Logger method spy whose message matches. */
+const logged = (spy: jest.SpyInstance, message: RegExp | string) =>
+  spy.mock.calls.filter(([, text]) =>
+    typeof message === 'string' ? text === message : message.test(String(text)),
+  );
 
 let unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
@@ -175,17 +237,7 @@ describe('delayed jobs on BullMQ', () => {
 
   it("the API's side (JobsModule without in-process jobs) only produces: the worker runs the job", async () => {
     const clock = new ManualClock(); // the delay counts from the injected clock
-    const api = await NestFactory.createApplicationContext(
-      {
-        module: class ApiSide {},
-        imports: [
-          ConfigModule.forRoot(config({ REDIS_URL })),
-          ClockModule.forRoot(clock),
-          JobsModule.forRoot({ inProcess: false, queuePrefix }),
-        ],
-      },
-      { logger: false, abortOnError: false },
-    );
+    const api = await apiSide(REDIS_URL, queuePrefix, clock);
     try {
       expect(() => api.get(MaintenanceProcessor)).toThrow(); // no worker in the API
       const id = decisionId();
@@ -207,6 +259,72 @@ describe('delayed jobs on BullMQ', () => {
       expect(Date.now() - closing).toBeLessThan(1_000);
     }
   });
+
+  it('with Redis paused: schedule returns at once, gives up within its bound, logs once, and works again after', async () => {
+    const redis = await pausableRedis();
+    const errors = jest.spyOn(Logger.prototype, 'error');
+    const warnings = jest.spyOn(Logger.prototype, 'warn');
+    const api = await apiSide(redis.url, queuePrefix, new ManualClock());
+    try {
+      const jobs = api.get(DelayedJobs);
+      const before = decisionId();
+      jobs.schedule(JobName.RoutingReassign, `reassign:${before}`, { decisionId: before }, new Date(0));
+      await probe.waitFor(before); // connected and scheduling
+
+      redis.pause();
+      const start = Date.now();
+      for (let i = 0; i < 5; i++) {
+        const id = decisionId();
+        jobs.schedule(JobName.RoutingReassign, `reassign:${id}`, { decisionId: id }, new Date(0));
+      }
+      expect(Date.now() - start).toBeLessThan(50);
+      while (logged(errors, NOT_SCHEDULED).length === 0 && Date.now() - start < 3_000) await sleep(10);
+      expect(Date.now() - start).toBeLessThan(1_000); // REDIS_COMMAND_TIMEOUT_MS per command
+      await sleep(300);
+      const failures = logged(errors, NOT_SCHEDULED);
+      expect(failures).toHaveLength(1); // once for the whole outage
+      expect(failures[0][0]).toMatchObject({
+        job: JobName.RoutingReassign,
+        err: { name: expect.any(String) },
+      });
+      expect(JSON.stringify(failures[0][0])).not.toContain('decisionId'); // no data in the log
+
+      redis.resume();
+      const after = decisionId();
+      jobs.schedule(JobName.RoutingReassign, `reassign:${after}`, { decisionId: after }, new Date(0));
+      await probe.waitFor(after);
+      for (let i = 0; i < 40 && logged(warnings, SCHEDULED_AGAIN).length === 0; i++) await sleep(25);
+      expect(logged(warnings, SCHEDULED_AGAIN)).toEqual([
+        [{ skipped: 5, seconds: expect.any(Number) }, SCHEDULED_AGAIN],
+      ]);
+    } finally {
+      errors.mockRestore();
+      warnings.mockRestore();
+      await api.close();
+      await redis.close();
+    }
+  });
+
+  it('stops within its bounds while Redis is paused', async () => {
+    const redis = await pausableRedis();
+    const api = await apiSide(redis.url, queuePrefix);
+    try {
+      const id = decisionId();
+      api
+        .get(DelayedJobs)
+        .schedule(JobName.RoutingReassign, `reassign:${id}`, { decisionId: id }, new Date(0));
+      await probe.waitFor(id);
+      redis.pause();
+      api
+        .get(DelayedJobs)
+        .schedule(JobName.RoutingReassign, `reassign:${id}-2`, { decisionId: id }, new Date(0));
+    } finally {
+      const closing = Date.now();
+      await api.close();
+      expect(Date.now() - closing).toBeLessThan(2_000);
+      await redis.close();
+    }
+  });
 });
 
 describe('DelayedJobs in the API', () => {
@@ -226,6 +344,7 @@ describe('DelayedJobs in the API', () => {
 
   const unreachable = async (redisUrl: string) => {
     const t = await TestApp.start({ env: { REDIS_URL: redisUrl } });
+    const errors = jest.spyOn(Logger.prototype, 'error');
     const jobs = t.get(DelayedJobs);
     expect(jobs.enabled).toBe(true);
     const start = Date.now();
@@ -243,6 +362,8 @@ describe('DelayedJobs in the API', () => {
     const stopping = Date.now();
     await t.stop(); // what is under way gives up within its bounds
     expect(Date.now() - stopping).toBeLessThan(3_000);
+    expect(logged(errors, NOT_SCHEDULED)).toHaveLength(1);
+    errors.mockRestore();
   };
 
   it('with Redis down (a closed port): schedule returns at once and never throws', async () => {

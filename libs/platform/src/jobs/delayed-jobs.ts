@@ -75,8 +75,8 @@ export class BullmqDelayedJobs extends DelayedJobs implements OnApplicationShutd
   }
 
   schedule(name: JobName, jobId: string, data: Record<string, unknown>, runAt: Date): void {
-    const delay = delayUntil(runAt, this.clock.now());
     this.background(name, async (queue) => {
+      const delay = delayUntil(runAt, this.clock.now()); // counted once Redis is there
       await queue.add(name, data, { jobId: queueJobId(jobId), delay, ...DELAYED_JOB_OPTIONS });
     });
   }
