@@ -31,6 +31,7 @@ export const queueJobId = (jobId: string): string => {
  * background (one job per `jobId`: scheduling the same id again while it is kept does nothing);
  * without it, or when Redis does not answer, nothing is scheduled. So the context keeps the truth in
  * its rows and sweeps the due ones with a `@Periodic` job; a delayed job only makes it punctual.
+ * `data` travels as JSON (ids and ISO strings; a Date comes back a string): keep it to ids.
  */
 export abstract class DelayedJobs {
   /** False without REDIS_URL: nothing will run a scheduled job, the context's sweep must. */
@@ -53,9 +54,8 @@ export class InProcessDelayedJobs extends DelayedJobs {
  * connection, opened at the first `schedule`. Bounded like the rate limiter: no offline queue, each
  * command given up after REDIS_COMMAND_TIMEOUT_MS, a connection not up within
  * DELAYED_JOB_READY_WAIT_MS skipped. A failure is logged once when the failures start (the job's
- * name, the error's class: no data) and once when scheduling works again.
+ * name, the error's class: no data) and once when scheduling works again. Built by JobsModule.
  */
-@Injectable()
 export class BullmqDelayedJobs extends DelayedJobs implements OnApplicationShutdown {
   readonly enabled = true;
   private readonly log = new Logger('Jobs');

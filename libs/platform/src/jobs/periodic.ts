@@ -28,7 +28,8 @@ export const DELAYED = Reflector.createDecorator<{ name: JobName }>();
  * Marks an application-service method `(data, now: Date) => Promise<summary>` as the handler of a
  * one-off job a context schedules with `DelayedJobs.schedule(name, jobId, data, runAt)`: run by
  * apps/worker at `runAt` with REDIS_URL. Without it nothing runs it: the context's own `@Periodic`
- * sweep over due rows does the work (and is the safety net with Redis too).
+ * sweep over due rows does the work (and is the safety net with Redis too). `data` is the JSON
+ * the context scheduled; the handler re-reads its row and is idempotent (a job may run twice).
  */
 export const OnDelayedJob = (name: JobName) => DELAYED({ name });
 
