@@ -72,7 +72,7 @@ describe('apps/worker on BullMQ', () => {
     expect(await queue.getJobSchedulersCount()).toBe(jobs.length);
   });
 
-  it('schedules every job the API runs in-process without REDIS_URL', async () => {
+  it('schedules every job the API runs in-process without REDIS_URL, and handles every delayed job', async () => {
     const api = await TestApp.start();
     try {
       const names = (registry: PeriodicJobRegistry) =>
@@ -81,6 +81,13 @@ describe('apps/worker on BullMQ', () => {
           .map((job) => job.name)
           .sort();
       expect(names(app.get(PeriodicJobRegistry))).toEqual(names(api.get(PeriodicJobRegistry)));
+      // a context that schedules from the API needs its handler in the worker too
+      const delayed = (registry: PeriodicJobRegistry) =>
+        registry
+          .delayed()
+          .map((job) => job.name)
+          .sort();
+      expect(delayed(app.get(PeriodicJobRegistry))).toEqual(delayed(api.get(PeriodicJobRegistry)));
     } finally {
       await api.stop();
     }

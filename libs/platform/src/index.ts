@@ -57,5 +57,12 @@ export { MetricsModule } from './metrics/metrics.module';
 
 // jobs
 export * from './jobs/periodic';
+export {
+  DelayedJobs,
+  delayUntil,
+  queueJobId,
+  DELAYED_JOB_OPTIONS,
+  DELAYED_JOB_READY_WAIT_MS,
+} from './jobs/delayed-jobs';
 export * from './jobs/in-process-jobs';
 export * from './jobs/bullmq-jobs.module';

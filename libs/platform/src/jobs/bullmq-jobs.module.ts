@@ -20,7 +20,8 @@ import { PeriodicJobRegistry, QueueName } from './periodic';
 export const bullmqConnection = (redisUrl: string) => ({ url: redisUrl, maxRetriesPerRequest: null });
 
 /**
- * An adapter: the job name picks the `@Periodic` service method; unknown names fail the job. On
+ * An adapter: the job name picks the `@Periodic` service method (run with now) or the
+ * `@OnDelayedJob` one (run with the job's data and now); unknown names fail the job. On
  * shutdown it takes no new job and waits for the running one, before the pool and Redis close.
  */
 @Processor(QueueName.Maintenance)
@@ -36,7 +37,8 @@ export class MaintenanceProcessor extends WorkerHost implements BeforeApplicatio
   }
 
   async process(job: Job): Promise<unknown> {
-    const run = () => this.registry.byName(job.name).run(this.clock.now());
+    const run = () =>
+      this.registry.run(job.name, (job.data ?? {}) as Record<string, unknown>, this.clock.now());
     return this.metrics ? this.metrics.countJob(job.name, run) : run();
   }
 
@@ -97,7 +99,7 @@ export class BullmqJobsModule {
     return {
       module: BullmqJobsModule,
       imports: [
-        JobsModule.forRoot({ inProcess: false }),
+        JobsModule.forRoot({ inProcess: false, queuePrefix: options.prefix }),
         BullModule.forRootAsync({
           inject: [AppConfig],
           useFactory: (config: AppConfig) => {

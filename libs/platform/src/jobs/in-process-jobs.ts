@@ -8,7 +8,9 @@ import {
   Optional,
 } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { AppConfig, ConfigError } from '../config/app-config';
 import { Clock } from '../clock/clock';
+import { BullmqDelayedJobs, DelayedJobs, InProcessDelayedJobs } from './delayed-jobs';
 import { loggableError } from '../errors/loggable-error';
 import { Metrics } from '../metrics/metrics';
 import { PeriodicJob, PeriodicJobRegistry } from './periodic';
@@ -55,15 +57,31 @@ export class InProcessJobRunner implements OnApplicationBootstrap, BeforeApplica
   }
 }
 
+/** Global: a context injects `DelayedJobs` without importing this module. */
 @Module({})
 export class JobsModule {
-  /** `inProcess` false (REDIS_URL set): apps/worker runs the jobs; the API only discovers them. */
-  static forRoot(options: { inProcess: boolean }): DynamicModule {
+  /**
+   * `inProcess` false (REDIS_URL set): apps/worker runs the jobs; the API only discovers them, and
+   * its `DelayedJobs` adds to the maintenance queue (producer only). `queuePrefix` namespaces the
+   * Redis keys (BullMQ's default `bull`); tests use one per run.
+   */
+  static forRoot(options: { inProcess: boolean; queuePrefix?: string }): DynamicModule {
+    const delayedJobs = options.inProcess
+      ? { provide: DelayedJobs, useClass: InProcessDelayedJobs }
+      : {
+          provide: DelayedJobs,
+          inject: [AppConfig, Clock],
+          useFactory: (config: AppConfig, clock: Clock) => {
+            if (!config.redisUrl) throw new ConfigError('REDIS_URL is required for BullMQ jobs.');
+            return new BullmqDelayedJobs(config.redisUrl, clock, options.queuePrefix);
+          },
+        };
     return {
       module: JobsModule,
+      global: true,
       imports: [DiscoveryModule],
-      providers: [PeriodicJobRegistry, ...(options.inProcess ? [InProcessJobRunner] : [])],
-      exports: [PeriodicJobRegistry],
+      providers: [PeriodicJobRegistry, delayedJobs, ...(options.inProcess ? [InProcessJobRunner] : [])],
+      exports: [PeriodicJobRegistry, DelayedJobs],
     };
   }
 }

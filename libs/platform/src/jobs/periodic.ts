@@ -12,6 +12,7 @@ export enum JobName {
   PurgeIdempotency = 'idempotency.purge-expired',
   OffersTimePassed = 'offers.time-passed',
   RoutingReassignSweep = 'routing.reassign-sweep',
+  RoutingReassign = 'routing.reassign',
 }
 
 export const PERIODIC = Reflector.createDecorator<{ name: JobName; everyMs: number }>();
@@ -22,10 +23,26 @@ export const PERIODIC = Reflector.createDecorator<{ name: JobName; everyMs: numb
  */
 export const Periodic = (name: JobName, everyMs: number) => PERIODIC({ name, everyMs });
 
+export const DELAYED = Reflector.createDecorator<{ name: JobName }>();
+
+/**
+ * Marks an application-service method `(data, now: Date) => Promise<summary>` as the handler of a
+ * one-off job a context schedules with `DelayedJobs.schedule(name, jobId, data, runAt)`: run by
+ * apps/worker at `runAt` with REDIS_URL. Without it nothing runs it: the context's own `@Periodic`
+ * sweep over due rows does the work (and is the safety net with Redis too). `data` is the JSON
+ * the context scheduled; the handler re-reads its row and is idempotent (a job may run twice).
+ */
+export const OnDelayedJob = (name: JobName) => DELAYED({ name });
+
 export interface PeriodicJob {
   name: JobName;
   everyMs: number;
   run(now: Date): Promise<unknown>;
+}
+
+export interface DelayedJob {
+  name: JobName;
+  run(data: Record<string, unknown>, now: Date): Promise<unknown>;
 }
 
 export class UnknownJobError extends Error {
@@ -34,10 +51,12 @@ export class UnknownJobError extends Error {
   }
 }
 
-/** Finds every `@Periodic` method among the app's providers. */
+type Handlers = { periodic: Map<string, PeriodicJob>; delayed: Map<string, DelayedJob> };
+
+/** Finds every `@Periodic` and `@OnDelayedJob` method among the app's providers (one per name). */
 @Injectable()
 export class PeriodicJobRegistry {
-  private jobs?: Map<string, PeriodicJob>;
+  private handlers?: Handlers;
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -45,19 +64,39 @@ export class PeriodicJobRegistry {
     private readonly reflector: Reflector,
   ) {}
 
+  /** The periodic jobs (what the schedulers and the in-process timers run). */
   all(): PeriodicJob[] {
-    return [...this.load().values()];
+    return [...this.load().periodic.values()];
   }
 
   byName(name: string): PeriodicJob {
-    const job = this.load().get(name);
+    const job = this.load().periodic.get(name);
     if (!job) throw new UnknownJobError(name);
     return job;
   }
 
-  private load(): Map<string, PeriodicJob> {
-    if (this.jobs) return this.jobs;
-    const jobs = new Map<string, PeriodicJob>();
+  delayed(): DelayedJob[] {
+    return [...this.load().delayed.values()];
+  }
+
+  /** A job taken off the queue: a periodic name runs with `now`, a delayed one with its data too. */
+  run(name: string, data: Record<string, unknown>, now: Date): Promise<unknown> {
+    const { periodic, delayed } = this.load();
+    const job = periodic.get(name);
+    if (job) return job.run(now);
+    const oneOff = delayed.get(name);
+    if (oneOff) return oneOff.run(data, now);
+    return Promise.reject(new UnknownJobError(name));
+  }
+
+  private load(): Handlers {
+    if (this.handlers) return this.handlers;
+    const handlers: Handlers = { periodic: new Map(), delayed: new Map() };
+    const taken = (name: string) => {
+      if (handlers.periodic.has(name) || handlers.delayed.has(name)) {
+        throw new Error(`Job "${name}" has two handlers`);
+      }
+    };
     const seen = new Set<object>();
     for (const wrapper of this.discovery.getProviders()) {
       const instance = wrapper.instance as Record<string, unknown> | undefined;
@@ -66,16 +105,30 @@ export class PeriodicJobRegistry {
       for (const method of this.scanner.getAllMethodNames(Object.getPrototypeOf(instance))) {
         const fn = instance[method];
         if (typeof fn !== 'function') continue;
-        const meta = this.reflector.get(PERIODIC, fn as () => unknown);
-        if (!meta) continue;
-        if (jobs.has(meta.name)) throw new Error(`Job "${meta.name}" has two handlers`);
-        jobs.set(meta.name, {
-          ...meta,
-          run: (now: Date) => (fn as (now: Date) => Promise<unknown>).call(instance, now),
-        });
+        const periodic = this.reflector.get(PERIODIC, fn as () => unknown);
+        if (periodic) {
+          taken(periodic.name);
+          handlers.periodic.set(periodic.name, {
+            ...periodic,
+            run: (now: Date) => (fn as (now: Date) => Promise<unknown>).call(instance, now),
+          });
+        }
+        const delayed = this.reflector.get(DELAYED, fn as () => unknown);
+        if (delayed) {
+          taken(delayed.name);
+          handlers.delayed.set(delayed.name, {
+            ...delayed,
+            run: (data: Record<string, unknown>, now: Date) =>
+              (fn as (data: Record<string, unknown>, now: Date) => Promise<unknown>).call(
+                instance,
+                data,
+                now,
+              ),
+          });
+        }
       }
     }
-    this.jobs = jobs;
-    return jobs;
+    this.handlers = handlers;
+    return handlers;
   }
 }
