@@ -45,6 +45,21 @@ const ROUTE_FIELDS = [
   'userIds',
   'weights',
 ];
+/** Spec "Lead route": the Route's fields; the answer adds the stored pool (`userIds`, `teamIds`, `weights`). */
+const SPEC_ROUTE_FIELDS = [
+  'id',
+  'name',
+  'summary',
+  'conditions',
+  'strategy',
+  'position',
+  'paused',
+  'members',
+  'schedule',
+  'dailyCap',
+  'reassignAfterMinutes',
+  'leadsLast30Days',
+];
 const MISSING = '0190a0a0-0000-7000-8000-000000000001';
 
 const condition = (field: string, operator: string, value: unknown = { kind: 'empty' }) => ({
@@ -92,6 +107,7 @@ describe('Lead routing: admin routes', () => {
     it('creates at the end or at a position, moves on PATCH, closes up on DELETE; positions stay 0..n-1', async () => {
       const one = await create(a.admin, { name: 'One', userIds: a.admin.userId });
       expect(Object.keys(one).sort()).toEqual(ROUTE_FIELDS);
+      expect(ROUTE_FIELDS).toEqual(expect.arrayContaining(SPEC_ROUTE_FIELDS));
       expect(one).toMatchObject({
         name: 'One',
         position: 0,
@@ -177,6 +193,24 @@ describe('Lead routing: admin routes', () => {
         ['One', 1],
         ['Four', 2],
       ]);
+    });
+
+    it('replays a create with the same Idempotency-Key, and parallel creates take distinct positions', async () => {
+      const b = await t.seed.agency('Idempotent Routing Agency');
+      const send = () =>
+        as(b.admin).post('/v1/lead-routing/rules').set('Idempotency-Key', 'route-1').send({ name: 'Once' });
+      const first = await send().expect(201);
+      const again = await send().expect(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body.id).toBe(first.body.id);
+      await Promise.all(
+        ['P1', 'P2', 'P3', 'P4', 'P5'].map((name) =>
+          as(b.admin).post('/v1/lead-routing/rules').send({ name, position: 0 }).expect(201),
+        ),
+      );
+      const routes = (await overview(b.admin)).routes;
+      expect(routes.map((route) => route.position)).toEqual([0, 1, 2, 3, 4, 5]);
+      expect(routes.at(-1)?.name).toBe('Once');
     });
 
     it("drops a deleted route's pending reassignments", async () => {
