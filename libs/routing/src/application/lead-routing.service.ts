@@ -9,7 +9,7 @@ import { RoutingDecisionRepository } from '../domain/routing-decision.repository
 import { RoutingSettingsRepository } from '../domain/routing-settings.repository';
 import type { AwayJson, RoutingOverviewJson, SmartRoutingJson } from '../views/lead-routing.view';
 import { toRouteJson } from '../views/route.view';
-import { peopleIssues, since } from './routes.service';
+import { peopleIssues, since } from './routing-people';
 import { RoutingSnapshots } from './routing-snapshots';
 
 /**

@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { MembersService, TeamsService } from '@app/identity';
-import { Clock, DAY, notFound, Principal, validationFailed, type ValidationIssue } from '@app/platform';
+import { Clock, notFound, Principal, validationFailed, type ValidationIssue } from '@app/platform';
 import { LeadRoute, renumber } from '../domain/lead-route.entity';
 import { LeadRouteRepository } from '../domain/lead-route.repository';
 import { validateRouteDefinition, type RouteDefinition } from '../domain/route-definition';
@@ -9,6 +9,7 @@ import { RoutingDecisionRepository } from '../domain/routing-decision.repository
 import { RoutingSettingsRepository } from '../domain/routing-settings.repository';
 import type { DeletedRouteJson, RouteListJson } from '../views/lead-routing.view';
 import { toRouteJson, type RouteJson } from '../views/route.view';
+import { peopleIssues, since } from './routing-people';
 import { RoutingSnapshots, type LoadedRouting } from './routing-snapshots';
 
 /** The window of `leadsLast30Days` in the answers of the writes (the overview takes `days`). */
@@ -170,8 +171,6 @@ export class RoutesService {
   }
 }
 
-export const since = (now: Date, days: number): Date => new Date(now.getTime() - days * DAY);
-
 /**
  * The stored definition with the given fields on top. `userIds` or `teamIds` replace the pool
  * (the other list empty unless sent too); stored weights stay only while the route stays
@@ -186,35 +185,4 @@ export function merged(stored: RouteDefinition, given: Record<string, unknown>):
   }
   if (!('weights' in sent) && (next.strategy ?? 'round_robin') !== 'weighted') next.weights = null;
   return next;
-}
-
-/**
- * Issues for the `check` ids that are not current members or live teams, with the path of each
- * in the full lists (`userIds[1]`, `teamIds[0]`).
- */
-export async function peopleIssues(
-  members: MembersService,
-  teams: TeamsService,
-  organizationId: string,
-  lists: { userIds: string[]; teamIds: string[]; check?: { userIds: string[]; teamIds: string[] } },
-): Promise<ValidationIssue[]> {
-  const check = lists.check ?? lists;
-  const [knownUsers, knownTeams] = await Promise.all([
-    check.userIds.length > 0
-      ? members.existingMemberIds(organizationId, check.userIds)
-      : Promise.resolve(new Set<string>()),
-    teams.memberIdsOf(organizationId, check.teamIds).then(({ found }) => new Set(found)),
-  ]);
-  const issues: ValidationIssue[] = [];
-  lists.userIds.forEach((id, index) => {
-    if (check.userIds.includes(id) && !knownUsers.has(id)) {
-      issues.push({ path: `userIds[${index}]`, message: 'is not a member of this organization' });
-    }
-  });
-  lists.teamIds.forEach((id, index) => {
-    if (check.teamIds.includes(id) && !knownTeams.has(id)) {
-      issues.push({ path: `teamIds[${index}]`, message: 'is not a team of this organization' });
-    }
-  });
-  return issues;
 }
