@@ -3,9 +3,11 @@ import { Module } from '@nestjs/common';
 import { CrmModule } from '@app/crm';
 import { IdentityModule } from '@app/identity';
 import { LeadAssigner } from './application/lead-assigner';
+import { LeadRoutingService } from './application/lead-routing.service';
 import { ReassignmentScheduler } from './application/reassignment-scheduler';
 import { ReassignmentService } from './application/reassignment.service';
 import { RouteUnassignedService } from './application/route-unassigned.service';
+import { RoutesService } from './application/routes.service';
 import { RoutingDecisionsQueries } from './application/routing-decisions.queries';
 import { RoutingLeadRouter } from './application/routing-lead-router';
 import { RoutingPreviewService } from './application/routing-preview.service';
@@ -14,6 +16,7 @@ import { AwayPeriod } from './domain/away-period.entity';
 import { LeadRoute } from './domain/lead-route.entity';
 import { RoutingDecisionRecord } from './domain/routing-decision.entity';
 import { RoutingSettings } from './domain/routing-settings.entity';
+import { LeadRoutingController } from './http/lead-routing.controller';
 import { RoutingDecisionsController } from './http/routing-decisions.controller';
 
 export const ROUTING_ENTITIES = [LeadRoute, RoutingSettings, AwayPeriod, RoutingDecisionRecord];
@@ -39,8 +42,15 @@ export class RoutingJobsModule {}
  */
 @Module({
   imports: [MikroOrmModule.forFeature(ROUTING_ENTITIES), IdentityModule, CrmModule, RoutingJobsModule],
-  controllers: [RoutingDecisionsController],
-  providers: [RoutingPreviewService, RouteUnassignedService, RoutingDecisionsQueries, RoutingLeadRouter],
+  controllers: [LeadRoutingController, RoutingDecisionsController],
+  providers: [
+    RoutesService,
+    LeadRoutingService,
+    RoutingPreviewService,
+    RouteUnassignedService,
+    RoutingDecisionsQueries,
+    RoutingLeadRouter,
+  ],
   exports: [RoutingPreviewService, RouteUnassignedService],
 })
 export class RoutingModule {}

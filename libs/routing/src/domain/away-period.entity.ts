@@ -20,4 +20,9 @@ export class AwayPeriod {
     this.userId = userId;
     this.until = until;
   }
+
+  /** Away until a new time (a past time is handled by the caller: the row goes). */
+  extendTo(until: Date): void {
+    this.until = until;
+  }
 }

@@ -103,6 +103,16 @@ export class LeadRoute {
     this.updatedAt = now;
     return { poolChanged };
   }
+
+  /** Its place in the routing order (the organization's routes are renumbered together). */
+  placeAt(position: number): void {
+    this.position = position;
+  }
+}
+
+/** Routes take positions 0..n-1 in the given order (inserting, moving, closing up, reordering). */
+export function renumber(routes: readonly LeadRoute[]): void {
+  routes.forEach((route, index) => route.placeAt(index));
 }
 
 const sameList = (a: readonly string[], b: readonly string[]): boolean =>
