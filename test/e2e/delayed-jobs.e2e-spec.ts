@@ -6,6 +6,7 @@ import { Test } from '@nestjs/testing';
 import { type Queue } from 'bullmq';
 import {
   AppConfig,
+  BullmqJobsModule,
   Clock,
   ConfigModule,
   DelayedJobs,
@@ -19,12 +20,18 @@ import {
   QueueName,
   queueJobId,
 } from '@app/platform';
-import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { TestApp } from '../fixtures';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The worker's clock: real time. */
+class RealClock extends Clock {
+  now(): Date {
+    return new Date();
+  }
+}
 
 /** A handler as a context declares one (the routing context's reassignment, say). */
 @Injectable()
@@ -56,7 +63,12 @@ class TestWorkerModule {
   static forRoot(config: AppConfig, queuePrefix: string): DynamicModule {
     return {
       module: TestWorkerModule,
-      imports: [WorkerModule.forRoot(config, { queuePrefix })],
+      // the platform's worker side only: the real contexts' handlers (routing's) stay out
+      imports: [
+        ConfigModule.forRoot(config),
+        ClockModule.forRoot(new RealClock()),
+        BullmqJobsModule.forRoot({ prefix: queuePrefix }),
+      ],
       providers: [ReassignProbe],
     };
   }

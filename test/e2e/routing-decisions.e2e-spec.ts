@@ -1,4 +1,15 @@
-import { ReassignmentService, RouteUnassignedService, RoutingPreviewService } from '@app/routing';
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
+import { AppConfig, DelayedJobs, JobName, MaintenanceProcessor, QueueName } from '@app/platform';
+import {
+  ReassignmentService,
+  reassignJobId,
+  RouteUnassignedService,
+  RoutingPreviewService,
+} from '@app/routing';
+import { WorkerModule } from '../../apps/worker/src/worker.module';
 import {
   Agency,
   api,
@@ -345,6 +356,68 @@ describe('lead routing: decisions', () => {
         [org],
       );
       expect(states.map((row) => row.reassign_state)).toEqual(['done', 'done']);
+    });
+  });
+
+  describe('reassignment through BullMQ (apps/worker on the machine Redis)', () => {
+    let worker: INestApplicationContext;
+
+    beforeAll(async () => {
+      const config = AppConfig.fromEnv({
+        DATABASE_URL: process.env.DATABASE_URL,
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        LOG_LEVEL: 'silent',
+      });
+      const queuePrefix = `test-routing-${process.pid}-${Date.now()}`;
+      worker = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, { queuePrefix }), {
+        logger: false,
+        abortOnError: false,
+      });
+    });
+
+    afterAll(async () => {
+      const queue = worker.get<Queue>(getQueueToken(QueueName.Maintenance));
+      try {
+        await worker.get(MaintenanceProcessor).worker.close();
+        await queue.obliterate({ force: true });
+      } finally {
+        await worker.close();
+      }
+    });
+
+    it('the delayed job reassign:<decisionId> moves a due lead in the worker; a second run changes nothing', async () => {
+      t.clock.reset(); // the worker decides on the system's clock: so does this side here
+      const { agency, key, org } = await setUp();
+      const { admin, member, colleague } = agency;
+      await seedRoute(t, org, { userIds: [member.userId, colleague.userId], reassignAfterMinutes: 5 });
+      const lead = await intakeLead(t, key, externalId('bull'));
+      expect(lead.assigneeIds).toEqual([member.userId]);
+      const [decision] = await decisionsOf(admin.key, lead.leadId);
+      // due now on the worker's clock (the system's)
+      await sql(
+        t,
+        `update routing_decisions set reassign_due_at = now() - interval '1 minute' where id = ?`,
+        [decision.id],
+      );
+      const jobs = worker.get(DelayedJobs);
+      expect(jobs.enabled).toBe(true);
+      jobs.schedule(
+        JobName.RoutingReassign,
+        reassignJobId(decision.id),
+        { decisionId: decision.id },
+        new Date(),
+      );
+      for (let i = 0; i < 100 && (await ownersOf(lead.leadId))[0] === member.userId; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(await ownersOf(lead.leadId)).toEqual([colleague.userId]);
+      const [hop] = await decisionsOf(admin.key, lead.leadId);
+      expect(hop).toMatchObject({ trigger: 'reassign', previousUserIds: [member.userId] });
+      // the row is the truth: handling it again (the sweep, a duplicate job) is a no-op
+      expect(await worker.get(ReassignmentService).onDue({ decisionId: decision.id }, new Date())).toEqual({
+        outcome: 'not_due',
+      });
+      expect(await decisionsOf(admin.key, lead.leadId)).toHaveLength(2);
     });
   });
 

@@ -14,3 +14,4 @@ export { ReassignmentService } from './application/reassignment.service';
 export { RouteUnassignedService, ROUTE_UNASSIGNED_LIMIT } from './application/route-unassigned.service';
 export { LeadAssigner } from './application/lead-assigner';
 export { RoutingPreviewService } from './application/routing-preview.service';
+export { reassignJobId } from './application/reassignment-scheduler';

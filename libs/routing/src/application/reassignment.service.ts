@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { JobName, Periodic, preparedRows } from '@app/platform';
+import { JobName, OnDelayedJob, Periodic, preparedRows } from '@app/platform';
 import { RoutingLeads } from '@app/crm';
 import { LeadAssigner } from './lead-assigner';
 import { ReassignmentScheduler } from './reassignment-scheduler';
@@ -10,6 +10,8 @@ import {
   lockDueDecisionStatement,
   type DueDecisionRow,
 } from './routing.sql';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Due reassignments one sweep handles at most (the next sweep takes the rest). */
 export const SWEEP_BATCH = 200;
@@ -46,6 +48,13 @@ export class ReassignmentService {
     return { handled: due.length, reassigned };
   }
 
+  /** The delayed job `reassign:<decisionId>` (BullMQ, apps/worker). */
+  @OnDelayedJob(JobName.RoutingReassign)
+  async onDue(data: Record<string, unknown>, now: Date): Promise<{ outcome: ReassignOutcome }> {
+    const decisionId = typeof data.decisionId === 'string' ? data.decisionId : '';
+    return { outcome: UUID.test(decisionId) ? await this.handle(decisionId, now) : 'not_due' };
+  }
+
   /** One due decision (a delayed job's work, or the sweep's). */
   handle(decisionId: string, now: Date): Promise<ReassignOutcome> {
     return this.em.fork().transactional(async () => {
@@ -73,7 +82,7 @@ export class ReassignmentService {
       );
       if (!assignment) return finish('kept');
       await this.leads.assign(org, leadId, [assignment.userId], assignment.actor, now);
-      this.scheduler.schedule(org, assignment);
+      this.scheduler.schedule(assignment);
       return finish('reassigned');
     });
   }

@@ -44,7 +44,7 @@ export class RouteUnassignedService {
       if (outcome === 'waiting') leftWaiting += 1;
       else if (outcome !== 'untouched') {
         assigned += 1;
-        this.reassignments.schedule(org, outcome);
+        this.reassignments.schedule(outcome);
       }
     }
     return { considered: leadIds.length, assigned, leftWaiting };

@@ -20,7 +20,7 @@ export class RoutingLeadRouter implements LeadRouter {
     if (!locked || locked.assigneeIds.length > 0) return null;
     const assignment = await this.assigner.assign(lead, 'intake', [], now);
     if (!assignment) return null;
-    this.reassignments.schedule(lead.organizationId, assignment);
+    this.reassignments.schedule(assignment);
     return { userIds: [assignment.userId], actor: assignment.actor };
   }
 }

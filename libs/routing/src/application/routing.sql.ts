@@ -111,12 +111,6 @@ export const saveCountersStatement = (
   ],
 });
 
-/** A route's weighted counters start again (its pool changed). */
-export const resetReceivedStatement = (organizationId: string, ruleId: string): Statement => ({
-  sql: `update route_state set received = '{}'::jsonb where organization_id = ? and rule_id = ?`,
-  params: [organizationId, ruleId],
-});
-
 /** The decision log row of a real assignment. */
 export const insertDecisionStatement = (row: {
   id: string;

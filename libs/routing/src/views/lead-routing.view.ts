@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PROBLEM_CODES, type RouteProblem } from '../domain/route-problems';
-import { SKIP_REASONS, STEP_OUTCOMES } from '../domain/routing-engine';
+import type { RoutingStep } from '../domain/routing-engine';
 import { RouteView, type RouteJson } from './route.view';
+import { RoutingStepView } from './routing-step.view';
 
 /** The answers of the lead routing admin routes besides the Route (spec "Lead routing" table). */
 
@@ -97,24 +98,6 @@ export class DeletedRouteView {
   @ApiProperty({ format: 'uuid' }) ruleId: string;
 }
 
-export class RoutingSkipView {
-  @ApiProperty({ format: 'uuid' }) userId: string;
-  @ApiProperty({ enum: SKIP_REASONS }) reason: string;
-}
-
-export class RoutingStepView {
-  @ApiProperty({
-    type: String,
-    format: 'uuid',
-    nullable: true,
-    description: 'Null for the Smart routing / Unassigned step after the routes.',
-  })
-  ruleId: string | null;
-  @ApiProperty({ enum: STEP_OUTCOMES }) outcome: string;
-  @ApiProperty({ type: [RoutingSkipView], description: 'Everyone of the pool left out, with the reason.' })
-  skipped: RoutingSkipView[];
-}
-
 export class RoutingPreviewView {
   @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The route that assigns.' })
   ruleId: string | null;
@@ -125,7 +108,7 @@ export class RoutingPreviewView {
   @ApiProperty({ type: String, nullable: true }) userName: string | null;
   @ApiProperty({ description: 'One sentence naming the route and the reason.' }) why: string;
   @ApiProperty({ type: [RoutingStepView], description: 'Exactly what a real assignment would log.' })
-  steps: RoutingStepView[];
+  steps: RoutingStep[];
 }
 
 export class RouteUnassignedView {
