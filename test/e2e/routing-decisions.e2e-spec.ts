@@ -10,17 +10,7 @@ import {
   RoutingPreviewService,
 } from '@app/routing';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
-import {
-  Agency,
-  api,
-  expectNotFound,
-  intakeLead,
-  MINUTE,
-  seedRoute,
-  SignedIn,
-  sql,
-  TestApp,
-} from '../fixtures';
+import { Agency, api, expectNotFound, intakeLead, MINUTE, SignedIn, sql, TestApp } from '../fixtures';
 
 interface Decision {
   id: string;
@@ -72,7 +62,7 @@ describe('lead routing: decisions', () => {
   it('round robin through intake: each lead to the next person, logged with its steps and history actor', async () => {
     const { agency, key, org } = await setUp();
     const pool = [agency.member.userId, agency.colleague.userId, agency.admin.userId];
-    const route = await seedRoute(t, org, { name: 'Everyone', userIds: pool });
+    const route = await t.seed.route(agency.admin, { name: 'Everyone', userIds: pool });
     const owners: string[] = [];
     for (let i = 0; i < 6; i++) owners.push(...(await intakeLead(t, key, externalId('rr'))).assigneeIds);
     expect(owners).toEqual([...pool, ...pool]);
@@ -116,12 +106,20 @@ describe('lead routing: decisions', () => {
     const other = await t.seed.agency('Other Agency');
     expectNotFound(await api(t, other.admin.key).get(`/v1/leads/${first.leadId}/routing-decisions`), 'Lead');
     await api(t, agency.admin.key).get('/v1/leads/abc/routing-decisions').expect(400);
+
+    // changing the pool moves no lead already assigned; the next lead goes to the new pool
+    await api(t, agency.admin.key)
+      .patch(`/v1/lead-routing/rules/${route.id}`)
+      .send({ userIds: [agency.colleague.userId] })
+      .expect(200);
+    expect(await ownersOf(first.leadId)).toEqual([agency.member.userId]);
+    expect((await intakeLead(t, key, externalId('rr'))).assigneeIds).toEqual([agency.colleague.userId]);
   });
 
   it('50 parallel intakes over a 5-person round robin give exactly 10 each', async () => {
     const { agency, more, key, org } = await setUp(2);
     const pool = [agency.admin, agency.member, agency.colleague, ...more].map((p) => p.userId);
-    await seedRoute(t, org, { userIds: pool });
+    await t.seed.route(agency.admin, { userIds: pool });
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) => intakeLead(t, key, externalId(`burst${i}`))),
     );
@@ -142,8 +140,12 @@ describe('lead routing: decisions', () => {
   it('walks the routes: paused, no match, daily cap and away skips, then Smart routing, then Unassigned', async () => {
     const { agency, key, org } = await setUp();
     const { admin, member, colleague } = agency;
-    const paused = await seedRoute(t, org, { name: 'Paused', paused: true, userIds: [admin.userId] });
-    const rent = await seedRoute(t, org, {
+    const paused = await t.seed.route(agency.admin, {
+      name: 'Paused',
+      paused: true,
+      userIds: [admin.userId],
+    });
+    const rent = await t.seed.route(agency.admin, {
       name: 'Rentals',
       userIds: [admin.userId],
       conditions: {
@@ -159,7 +161,7 @@ describe('lead routing: decisions', () => {
         ],
       },
     });
-    const capped = await seedRoute(t, org, {
+    const capped = await t.seed.route(agency.admin, {
       name: 'Capped',
       userIds: [member.userId, colleague.userId],
       dailyCap: 1,
@@ -211,8 +213,12 @@ describe('lead routing: decisions', () => {
   it('preview answers exactly the steps the real assignment logs, and moves nothing', async () => {
     const { agency, org } = await setUp();
     const { admin, member, colleague } = agency;
-    await seedRoute(t, org, { name: 'Paused', paused: true, userIds: [admin.userId] });
-    await seedRoute(t, org, { name: 'Two', userIds: [member.userId, colleague.userId], dailyCap: 5 });
+    await t.seed.route(agency.admin, { name: 'Paused', paused: true, userIds: [admin.userId] });
+    await t.seed.route(agency.admin, {
+      name: 'Two',
+      userIds: [member.userId, colleague.userId],
+      dailyCap: 5,
+    });
     const lead = await t.seed.lead(admin, { unassigned: true });
     const preview = await t.get(RoutingPreviewService).preview(await asAdmin(agency), { leadId: lead.id });
     const again = await t.get(RoutingPreviewService).preview(await asAdmin(agency), { leadId: lead.id });
@@ -233,7 +239,7 @@ describe('lead routing: decisions', () => {
 
   it('two parallel route-unassigned runs never assign a lead twice', async () => {
     const { agency, org } = await setUp();
-    await seedRoute(t, org, { userIds: [agency.member.userId, agency.colleague.userId] });
+    await t.seed.route(agency.admin, { userIds: [agency.member.userId, agency.colleague.userId] });
     await bulkLeads(org, 120);
     const actor = await asAdmin(agency);
     const service = t.get(RouteUnassignedService);
@@ -263,7 +269,7 @@ describe('lead routing: decisions', () => {
   it('weighted shares over 1,000 leads are within one lead of exact', async () => {
     const { agency, org } = await setUp();
     const { admin, member, colleague } = agency;
-    await seedRoute(t, org, {
+    await t.seed.route(agency.admin, {
       strategy: 'weighted',
       userIds: [admin.userId, member.userId, colleague.userId],
       weights: { [admin.userId]: 50, [member.userId]: 30, [colleague.userId]: 20 },
@@ -292,7 +298,7 @@ describe('lead routing: decisions', () => {
       const { agency, key, org } = await setUp();
       const { admin, member, colleague } = agency;
       const pool = [member.userId, colleague.userId, admin.userId];
-      const route = await seedRoute(t, org, { userIds: pool, reassignAfterMinutes: 5 });
+      const route = await t.seed.route(agency.admin, { userIds: pool, reassignAfterMinutes: 5 });
       const lead = await intakeLead(t, key, externalId('hop'));
       expect(lead.assigneeIds).toEqual([member.userId]);
       const [first] = await decisionsOf(admin.key, lead.leadId);
@@ -331,7 +337,10 @@ describe('lead routing: decisions', () => {
     it('leaves the lead when its owner acted on it or its owners changed', async () => {
       const { agency, key, org } = await setUp();
       const { admin, member, colleague } = agency;
-      await seedRoute(t, org, { userIds: [member.userId, colleague.userId], reassignAfterMinutes: 5 });
+      await t.seed.route(agency.admin, {
+        userIds: [member.userId, colleague.userId],
+        reassignAfterMinutes: 5,
+      });
       const acted = await intakeLead(t, key, externalId('acted'));
       expect(acted.assigneeIds).toEqual([member.userId]);
       const moved = await intakeLead(t, key, externalId('moved'));
@@ -389,7 +398,10 @@ describe('lead routing: decisions', () => {
       t.clock.reset(); // the worker decides on the system's clock: so does this side here
       const { agency, key, org } = await setUp();
       const { admin, member, colleague } = agency;
-      await seedRoute(t, org, { userIds: [member.userId, colleague.userId], reassignAfterMinutes: 5 });
+      await t.seed.route(agency.admin, {
+        userIds: [member.userId, colleague.userId],
+        reassignAfterMinutes: 5,
+      });
       const lead = await intakeLead(t, key, externalId('bull'));
       expect(lead.assigneeIds).toEqual([member.userId]);
       const [decision] = await decisionsOf(admin.key, lead.leadId);

@@ -15,3 +15,4 @@ export { RouteUnassignedService, ROUTE_UNASSIGNED_LIMIT } from './application/ro
 export { LeadAssigner } from './application/lead-assigner';
 export { RoutingPreviewService } from './application/routing-preview.service';
 export { reassignJobId } from './application/reassignment-scheduler';
+export { RoutesService } from './application/routes.service';
