@@ -60,7 +60,7 @@ describe('lead routing: decisions', () => {
   const asAdmin = (agency: Agency) => t.seed.principal(agency.admin);
 
   it('round robin through intake: each lead to the next person, logged with its steps and history actor', async () => {
-    const { agency, key, org } = await setUp();
+    const { agency, key } = await setUp();
     const pool = [agency.member.userId, agency.colleague.userId, agency.admin.userId];
     const route = await t.seed.route(agency.admin, { name: 'Everyone', userIds: pool });
     const owners: string[] = [];
@@ -211,7 +211,7 @@ describe('lead routing: decisions', () => {
   });
 
   it('preview answers exactly the steps the real assignment logs, and moves nothing', async () => {
-    const { agency, org } = await setUp();
+    const { agency } = await setUp();
     const { admin, member, colleague } = agency;
     await t.seed.route(agency.admin, { name: 'Paused', paused: true, userIds: [admin.userId] });
     await t.seed.route(agency.admin, {
@@ -295,7 +295,7 @@ describe('lead routing: decisions', () => {
 
   describe('reassignment (in-process sweep)', () => {
     it('moves an untouched lead along the route, leaving out the chain, at most pool size − 1 times', async () => {
-      const { agency, key, org } = await setUp();
+      const { agency, key } = await setUp();
       const { admin, member, colleague } = agency;
       const pool = [member.userId, colleague.userId, admin.userId];
       const route = await t.seed.route(agency.admin, { userIds: pool, reassignAfterMinutes: 5 });
@@ -396,7 +396,7 @@ describe('lead routing: decisions', () => {
 
     it('the delayed job reassign:<decisionId> moves a due lead in the worker; a second run changes nothing', async () => {
       t.clock.reset(); // the worker decides on the system's clock: so does this side here
-      const { agency, key, org } = await setUp();
+      const { agency, key } = await setUp();
       const { admin, member, colleague } = agency;
       await t.seed.route(agency.admin, {
         userIds: [member.userId, colleague.userId],
