@@ -73,8 +73,9 @@ export class LeadIntakeService {
         await em.persist(lead).flush(); // the id comes from the database
         this.history.createdByConnector(caller, lead, now);
       }
-      if (lead.assigneeIds.length === 0) await this.route(lead, now);
       if (ref) await this.externalIds.remember(org, ref, String(lead.id), lead.id, now);
+      // routing last: it takes the agency's routing lock, held until this transaction commits
+      if (lead.assigneeIds.length === 0) await this.route(lead, now);
       em.persist(
         new LeadInquiry(
           {

@@ -58,16 +58,19 @@ export class RoutingSnapshots {
   ) {}
 
   async load(organizationId: string, now: Date, options: { lock: boolean }): Promise<LoadedRouting> {
-    const settings = options.lock
-      ? (await preparedRows<SettingsRow>(this.em, lockSettingsStatement(organizationId, now)))[0]
-      : ((await preparedRows<SettingsRow>(this.em, settingsStatement(organizationId)))[0] ??
-        DEFAULT_SETTINGS);
-    const rows = await preparedRows<RouteRow>(this.em, routesStatement(organizationId));
+    // who is in the agency and who is away are read before the lock: they change seldom, and a
+    // decision a few milliseconds behind such a change is still a right one. The routes, their
+    // state and the counters are read under it.
     const directory = await this.people.of(organizationId);
     const away = await preparedRows<{ userId: string; until: Date }>(
       this.em,
       awayStatement(organizationId, now),
     );
+    const settings = options.lock
+      ? (await preparedRows<SettingsRow>(this.em, lockSettingsStatement(organizationId, now)))[0]
+      : ((await preparedRows<SettingsRow>(this.em, settingsStatement(organizationId)))[0] ??
+        DEFAULT_SETTINGS);
+    const rows = await preparedRows<RouteRow>(this.em, routesStatement(organizationId));
     const needsOpenLeads = settings.smartEnabled || rows.some((row) => row.strategy === 'smart');
     const openLeads = needsOpenLeads ? await this.leads.openLeadCounts(organizationId) : {};
 
