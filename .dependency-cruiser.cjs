@@ -67,6 +67,14 @@ module.exports = {
       to: { path: '^libs/routing/' },
     },
     {
+      name: 'documents-build-on-crm',
+      severity: 'error',
+      comment:
+        'Documents build on the platform, identity and the CRM (through their indexes); none of them imports documents.',
+      from: { path: '^libs/(platform|identity|crm|queues|routing)/' },
+      to: { path: '^libs/documents/' },
+    },
+    {
       name: 'domain-is-pure',
       severity: 'error',
       comment:

@@ -14,6 +14,7 @@ import { Migration20261124090000_queues } from './Migration20261124090000_queues
 import { Migration20261124100000_lead_work_facts } from './Migration20261124100000_lead_work_facts';
 import { Migration20261124110000_offers } from './Migration20261124110000_offers';
 import { Migration20261124120000_lead_routing } from './Migration20261124120000_lead_routing';
+import { Migration20261124130000_documents } from './Migration20261124130000_documents';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -33,6 +34,7 @@ export const MIGRATIONS = [
   Migration20261124100000_lead_work_facts,
   Migration20261124110000_offers,
   Migration20261124120000_lead_routing,
+  Migration20261124130000_documents,
 ].map((migration) => ({
   name: migration.name,
   class: migration,

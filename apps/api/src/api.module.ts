@@ -13,6 +13,7 @@ import {
   REQUEST_WAITS,
 } from '@app/platform';
 import { CrmModule } from '@app/crm';
+import { DocumentsModule } from '@app/documents';
 import { IdentityModule } from '@app/identity';
 import { NetworkModule } from '@app/network';
 import { QueuesModule } from '@app/queues';
@@ -37,6 +38,7 @@ export class ApiModule {
         NetworkModule,
         QueuesModule,
         RoutingModule,
+        DocumentsModule,
         JobsModule.forRoot({ inProcess: !config.redisUrl }),
         HealthModule,
       ],

@@ -1,0 +1,20 @@
+import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { Module } from '@nestjs/common';
+import { CrmModule } from '@app/crm';
+import { IdentityModule } from '@app/identity';
+import { DocumentFolder } from './domain/document-folder.entity';
+import { Document } from './domain/document.entity';
+
+export const DOCUMENT_ENTITIES = [Document, DocumentFolder];
+
+/**
+ * Documents: the Markdown library of an agency (folders, pins, share links and the public page,
+ * lead attachments, search), every route behind an active plan, reads included.
+ */
+@Module({
+  imports: [MikroOrmModule.forFeature(DOCUMENT_ENTITIES), IdentityModule, CrmModule],
+  controllers: [],
+  providers: [],
+  exports: [],
+})
+export class DocumentsModule {}

@@ -1,0 +1,13 @@
+/**
+ * Documents (issue 15): the document aggregate and its access policy (domain/), the Nest module
+ * with the `/v1` and session routes and the public page.
+ */
+export * from './domain/document-access';
+export {
+  DOCUMENT_KINDS,
+  DOCUMENT_LIMITS,
+  codePoints,
+  utf8Bytes,
+  type DocumentKind,
+} from './domain/document.entity';
+export { DocumentsModule, DOCUMENT_ENTITIES } from './documents.module';
