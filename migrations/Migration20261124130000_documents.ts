@@ -83,6 +83,19 @@ export class Migration20261124130000_documents extends Migration {
       );
       create index document_lead_attachments_lead_idx on document_lead_attachments (lead_id, attached_at desc);
 
+      -- the lead timeline's \`document\` entries: every attach and detach (the attachment row keeps
+      -- only the first receipt, and a detach removes it)
+      create table document_lead_events (
+        id uuid primary key,
+        organization_id uuid not null references organizations (id) on delete cascade deferrable initially deferred,
+        lead_id bigint not null references leads (id) on delete cascade deferrable initially deferred,
+        document_id uuid not null,
+        action text not null check (action in ('attached', 'detached')),
+        actor_id uuid null,
+        at timestamptz not null
+      );
+      create index document_lead_events_lead_idx on document_lead_events (lead_id, at desc);
+
       -- links that worked once: a deleted document's, or one a later share replaced; the public
       -- page answers 410 for them (an unknown token is 404)
       create table document_gone_links (
@@ -96,6 +109,7 @@ export class Migration20261124130000_documents extends Migration {
   override async down(): Promise<void> {
     this.addSql(`
       drop table if exists document_gone_links;
+      drop table if exists document_lead_events;
       drop table if exists document_lead_attachments;
       drop table if exists document_pins;
       drop table if exists documents;

@@ -2,6 +2,7 @@ import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
 import { CrmModule } from '@app/crm';
 import { IdentityModule } from '@app/identity';
+import { DocumentAttachmentsReader } from './application/document-attachments';
 import { DocumentFolder } from './domain/document-folder.entity';
 import { Document } from './domain/document.entity';
 
@@ -14,7 +15,7 @@ export const DOCUMENT_ENTITIES = [Document, DocumentFolder];
 @Module({
   imports: [MikroOrmModule.forFeature(DOCUMENT_ENTITIES), IdentityModule, CrmModule],
   controllers: [],
-  providers: [],
+  providers: [DocumentAttachmentsReader],
   exports: [],
 })
 export class DocumentsModule {}
