@@ -91,11 +91,14 @@ export class RoutesService {
   async delete(actor: Principal, ruleId: string): Promise<DeletedRouteJson> {
     const org = actor.organizationId;
     return this.em.transactional(async (em) => {
+      // its pending reassignments first, before the routing lock: a reassignment in flight locks
+      // its decision row, then the lead, then the routing lock; taking them in the same order
+      // here (decision rows, then the routing lock) cannot deadlock with it
+      await this.decisions.dropPendingOf(org, ruleId);
       await this.settings.lock(org, this.clock.now());
       const routes = await this.routes.byPosition(org);
       const route = routes.find((candidate) => candidate.id === ruleId);
       if (!route) throw routeNotFound();
-      await this.decisions.dropPendingOf(org, route.id);
       routes.splice(routes.indexOf(route), 1);
       renumber(routes);
       // route_state goes with it (foreign key, on delete cascade)
