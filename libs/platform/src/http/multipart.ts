@@ -49,10 +49,13 @@ export class MultipartInterceptor implements NestInterceptor {
     if (!isMultipart(req)) {
       throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data.');
     }
-    const read = multer({
+    // file names as UTF-8 (multer's option; its types predate it)
+    const multerOptions: multer.Options & { defParamCharset: string } = {
       storage: multer.memoryStorage(),
+      defParamCharset: 'utf8',
       limits: { ...FIELD_LIMITS, files: 1, fileSize: options.maxBytes },
-    }).single(options.field);
+    };
+    const read = multer(multerOptions).single(options.field);
     await new Promise<void>((resolve, reject) =>
       read(req, res, (err: unknown) => (err ? reject(uploadError(err, options)) : resolve())),
     );
