@@ -1,3 +1,4 @@
+import { Document } from './document.entity';
 import { whiteboardOutline } from './whiteboard-outline';
 
 describe('whiteboardOutline', () => {
@@ -22,5 +23,27 @@ describe('whiteboardOutline', () => {
       ]),
     ).toBe('- two lines');
     expect(whiteboardOutline([])).toBe('');
+  });
+});
+
+describe('a whiteboard body is read-only', () => {
+  const whiteboard = () =>
+    new Document({
+      organizationId: 'org',
+      createdBy: 'user',
+      title: 'Plan',
+      kind: 'whiteboard',
+      body: whiteboardOutline([{ type: 'text', text: 'Hall', x: 0, y: 0 }]),
+      now: new Date('2026-11-24T10:00:00Z'),
+    });
+
+  it('a body edit → DOCUMENT_KIND_READ_ONLY; the title may change', () => {
+    const document = whiteboard();
+    expect(() => document.edit({ body: '# mine' }, new Date())).toThrow(
+      expect.objectContaining({ code: 'DOCUMENT_KIND_READ_ONLY' }),
+    );
+    expect(document.body).toBe('- Hall');
+    document.edit({ title: 'Ground floor' }, new Date('2026-11-24T11:00:00Z'));
+    expect(document.title).toBe('Ground floor');
   });
 });
