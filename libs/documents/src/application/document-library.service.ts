@@ -86,7 +86,7 @@ export class DocumentLibraryService {
   /** Anyone who sees it; personal; a repeat changes nothing; the 101st pin → 409. */
   async pin(actor: Principal, documentId: string): Promise<void> {
     await this.em.transactional(async (em) => {
-      await this.find(actor, documentId, 'pin');
+      await this.authorized(actor, documentId, 'pin');
       await preparedRows(em, {
         sql: `select pg_advisory_xact_lock(hashtextextended(?, 0)) is null as locked`,
         params: [`document_pins:${actor.organizationId}:${actor.userId}`],
@@ -108,7 +108,7 @@ export class DocumentLibraryService {
 
   /** Anyone who sees it; not pinned → 204 all the same. */
   async unpin(actor: Principal, documentId: string): Promise<void> {
-    await this.find(actor, documentId, 'see');
+    await this.authorized(actor, documentId, 'see');
     await preparedRows(this.em, {
       sql: `delete from document_pins where user_id = ? and document_id = ? returning document_id`,
       params: [actor.userId, documentId],
@@ -154,7 +154,7 @@ export class DocumentLibraryService {
    */
   async delete(actor: Principal, documentId: string): Promise<void> {
     const blobKey = await this.em.transactional(async (em) => {
-      const document = await this.find(actor, documentId, 'delete');
+      const document = await this.authorized(actor, documentId, 'delete');
       if (document.shareToken !== null) {
         await preparedRows(em, {
           sql: `insert into document_gone_links (token, organization_id, gone_at) values (?, ?, ?)
@@ -242,7 +242,7 @@ export class DocumentLibraryService {
     apply: (document: Document, now: Date) => void | Promise<void>,
   ): Promise<DocumentJson> {
     const document = await this.em.transactional(async (em) => {
-      const found = await this.find(actor, documentId, action);
+      const found = await this.authorized(actor, documentId, action);
       await apply(found, this.clock.now());
       await em.flush();
       return found;
@@ -250,7 +250,7 @@ export class DocumentLibraryService {
     return this.view(actor, document);
   }
 
-  private async find(actor: Principal, documentId: string, action: DocumentAction): Promise<Document> {
+  private async authorized(actor: Principal, documentId: string, action: DocumentAction): Promise<Document> {
     const found = await this.documents.findInOrg(actor.organizationId, { id: documentId });
     return authorize(action, found, viewerOf(actor));
   }
