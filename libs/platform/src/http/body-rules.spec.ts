@@ -1,4 +1,4 @@
-import { MAX_BODY_DEPTH, nestsDeeperThan } from './body-rules';
+import { jsonBodiesOnly, MAX_BODY_DEPTH, nestsDeeperThan, RequestWithBody } from './body-rules';
 
 describe('nestsDeeperThan', () => {
   const nest = (levels: number, wrap: (inner: unknown) => unknown): unknown => {
@@ -39,5 +39,25 @@ describe('nestsDeeperThan', () => {
         MAX_BODY_DEPTH,
       ),
     ).toBe(true);
+  });
+});
+
+describe('jsonBodiesOnly', () => {
+  const run = (headers: Record<string, string>) => {
+    const req = { headers } as unknown as RequestWithBody;
+    let passed: unknown = 'not called';
+    jsonBodiesOnly(req, {} as never, (err?: unknown) => (passed = err));
+    return { req, passed };
+  };
+
+  it('reads JSON, refuses other types with 400, and leaves multipart for the route to decide', () => {
+    expect(run({ 'content-type': 'application/json', 'content-length': '2' }).passed).toBeUndefined();
+    expect(run({ 'content-type': 'text/plain', 'content-length': '2' }).passed).toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    const multipart = run({ 'content-type': 'multipart/form-data; boundary=x', 'content-length': '9' });
+    expect(multipart.passed).toBeUndefined();
+    expect(multipart.req.multipartBody).toBe(true);
+    expect(run({ 'content-type': 'text/plain' }).passed).toBeUndefined();
   });
 });
