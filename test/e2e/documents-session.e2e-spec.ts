@@ -366,18 +366,25 @@ describe('Documents: session routes', () => {
         title: 'My notes',
         sizeBytes: 22,
         folderId: null,
-        file: { fileName: 'Notes über.pdf', mimeType: 'application/pdf' },
+        // named .pdf (so sent as application/pdf) but not PDF bytes
+        file: { fileName: 'Notes über.pdf', mimeType: 'application/octet-stream' },
       });
 
       await as(a.member).delete(`/documents/${pdf.body.id}`).expect(204);
       expect(await blobs.get(pdf.body.id)).toBeNull();
+      await as(a.member).delete(`/documents/${text.body.id}`).expect(204);
+      const csv = await upload(a.member, Buffer.from('a,b\n1,2\n'), 'leads.csv').expect(201);
+      expect(csv.body).toMatchObject({ kind: 'file', title: 'leads.csv', file: { mimeType: 'text/csv' } });
+      await as(a.member).delete(`/documents/${csv.body.id}`).expect(204);
     });
 
     it('over 25 MB → 413; JSON → 415; no file or a bad folder → 400/404; multipart elsewhere → 400', async () => {
       const big = await upload(a.member, Buffer.alloc(25 * 1024 * 1024 + 1, 1), 'big.bin');
       expectError(big, 413, 'PAYLOAD_TOO_LARGE');
       expect(big.body.error.message).toBe('The file is larger than 25 MB.');
-      await upload(a.member, Buffer.alloc(25 * 1024 * 1024, 1), 'exactly.bin').expect(201);
+      const exactly = await upload(a.member, Buffer.alloc(25 * 1024 * 1024, 1), 'exactly.bin').expect(201);
+      expect(exactly.body.sizeBytes).toBe(25 * 1024 * 1024);
+      await as(a.member).delete(`/documents/${exactly.body.id}`).expect(204);
 
       expectError(
         await as(a.member).post('/documents/files').send({ title: 'x' }),

@@ -191,7 +191,7 @@ export class DocumentLibraryService {
     });
     document.file = {
       fileName: file.originalname,
-      mimeType: kind === 'pdf' ? 'application/pdf' : file.mimetype || 'application/octet-stream',
+      mimeType: mimeTypeOf(kind, file.mimetype),
       blobKey: document.id,
     };
     document.sizeBytes = file.size;
@@ -268,6 +268,14 @@ export class DocumentLibraryService {
     }
   }
 }
+
+/** The type the client sent, except that only real PDF bytes are called `application/pdf`. */
+export const mimeTypeOf = (kind: 'pdf' | 'file', sent: string): string =>
+  kind === 'pdf'
+    ? 'application/pdf'
+    : sent && sent.toLowerCase() !== 'application/pdf'
+      ? sent
+      : 'application/octet-stream';
 
 const viewerOf = (actor: Principal): DocumentViewer => ({ userId: actor.userId, isAdmin: isAdmin(actor) });
 
