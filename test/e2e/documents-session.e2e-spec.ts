@@ -392,6 +392,11 @@ describe('Documents: session routes', () => {
         'UNSUPPORTED_MEDIA_TYPE',
       );
       expectError(await as(a.member).post('/documents/files'), 415, 'UNSUPPORTED_MEDIA_TYPE');
+      expectError(
+        await as(a.member).post('/documents/files').set('Content-Type', 'text/plain').send('%PDF-1.7'),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
       expectValidation(await as(a.member).post('/documents/files').field('title', 'no file'), 'file');
       expectValidation(await upload(a.member, Buffer.from('x'), 'a.txt', { title: '' }), 'title');
       const theirs = await folder(other.admin, 'Their uploads');
