@@ -150,6 +150,22 @@ describe('Documents: session routes', () => {
       );
     });
 
+    it('two crossing moves at once: one wins, the other is a cycle', async () => {
+      const left = await folder(a.member, 'Left');
+      const right = await folder(a.member, 'Right');
+      const answers = await Promise.all([
+        as(a.member).patch(`/document-folders/${left.id}`).send({ parentId: right.id }),
+        as(a.member).patch(`/document-folders/${right.id}`).send({ parentId: left.id }),
+      ]);
+      expect(answers.map((res) => res.status).sort()).toEqual([200, 400]);
+      const rows = await sql<{ id: string; parent_id: string | null }>(
+        t,
+        `select id, parent_id from document_folders where id in (?, ?)`,
+        [left.id, right.id],
+      );
+      expect(rows.filter((row) => row.parent_id === null)).toHaveLength(1);
+    });
+
     it('deletes only when empty (no subfolder, no document of anyone); creator or admin', async () => {
       const parent = await folder(a.member, 'Archive');
       const sub = await folder(a.member, 'Old', parent.id);
@@ -240,6 +256,24 @@ describe('Documents: session routes', () => {
           [pinner.organizationId, pinner.userId, doc.id],
         );
       }
+      // the 100th and a 101st at once: exactly one is pinned
+      await sql(
+        t,
+        `delete from document_pins where user_id = ? and document_id in (select document_id from document_pins where user_id = ? limit 1)`,
+        [pinner.userId, pinner.userId],
+      );
+      const [first, second] = await Promise.all([
+        seedDocument(t, a.admin, { visibility: 'organization' }),
+        seedDocument(t, a.admin, { visibility: 'organization' }),
+      ]);
+      const race = await Promise.all([
+        as(pinner).put(`/documents/${first.id}/pin`),
+        as(pinner).put(`/documents/${second.id}/pin`),
+      ]);
+      expect(race.map((res) => res.status).sort()).toEqual([204, 409]);
+      expect(
+        await count(t, `select count(*) as n from document_pins where user_id = ?`, [pinner.userId]),
+      ).toBe(100);
       const full = await as(pinner).put(`/documents/${shared.id}/pin`);
       expectError(full, 409, 'CONFLICT');
       expect(full.body.error.message).toBe('You can pin at most 100 documents; unpin one first.');
