@@ -2,9 +2,13 @@ import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
 import { CrmModule } from '@app/crm';
 import { IdentityModule } from '@app/identity';
+import { BlobsModule } from '@app/platform';
 import { DocumentAttachmentsReader } from './application/document-attachments';
+import { DocumentFoldersService } from './application/document-folders.service';
+import { DocumentLibraryService } from './application/document-library.service';
 import { DocumentFolder } from './domain/document-folder.entity';
 import { Document } from './domain/document.entity';
+import { DocumentFoldersController, DocumentLibraryController } from './http/document-library.controller';
 
 export const DOCUMENT_ENTITIES = [Document, DocumentFolder];
 
@@ -13,9 +17,9 @@ export const DOCUMENT_ENTITIES = [Document, DocumentFolder];
  * lead attachments, search), every route behind an active plan, reads included.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature(DOCUMENT_ENTITIES), IdentityModule, CrmModule],
-  controllers: [],
-  providers: [DocumentAttachmentsReader],
+  imports: [MikroOrmModule.forFeature(DOCUMENT_ENTITIES), BlobsModule, CrmModule, IdentityModule],
+  controllers: [DocumentFoldersController, DocumentLibraryController],
+  providers: [DocumentAttachmentsReader, DocumentFoldersService, DocumentLibraryService],
   exports: [],
 })
 export class DocumentsModule {}

@@ -6,6 +6,7 @@ export * from './domain/document-access';
 export {
   DOCUMENT_KINDS,
   DOCUMENT_LIMITS,
+  Document,
   codePoints,
   utf8Bytes,
   type DocumentKind,

@@ -43,6 +43,12 @@ export * from './http/paging';
 export * from './http/paging.dto';
 export * from './http/validation.decorators';
 export { NullableBody } from './http/validation.pipe';
+export { MultipartUpload, type MultipartUploadOptions } from './http/multipart';
+
+// uploaded bytes: BlobStorage (disk under .data/blobs)
+export { BlobStorage } from './blobs/blob-storage';
+export { DiskBlobStorage } from './blobs/disk-blob-storage';
+export { BlobsModule } from './blobs/blobs.module';
 
 // lifecycle: a graceful stop on SIGTERM/SIGINT
 export { HttpDrain, type DrainReport } from './lifecycle/http-drain';

@@ -1,4 +1,4 @@
-import { MAX_BODY_DEPTH, nestsDeeperThan } from './body-rules';
+import { jsonBodiesOnly, MAX_BODY_DEPTH, nestsDeeperThan, RequestWithBody } from './body-rules';
 
 describe('nestsDeeperThan', () => {
   const nest = (levels: number, wrap: (inner: unknown) => unknown): unknown => {
@@ -39,5 +39,26 @@ describe('nestsDeeperThan', () => {
         MAX_BODY_DEPTH,
       ),
     ).toBe(true);
+  });
+});
+
+describe('jsonBodiesOnly', () => {
+  const run = (headers: Record<string, string>) => {
+    const req = { headers } as unknown as RequestWithBody;
+    let passed: unknown = 'not called';
+    jsonBodiesOnly(req, {} as never, (err?: unknown) => (passed = err));
+    expect(passed).toBeUndefined();
+    return req;
+  };
+
+  it('marks a body that is not JSON for the route to refuse (400, or 415 on an upload route)', () => {
+    expect(run({ 'content-type': 'application/json', 'content-length': '2' }).bodyNotJson).toBe(false);
+    expect(run({ 'content-type': 'text/plain', 'content-length': '2' }).bodyNotJson).toBe(true);
+    expect(run({ 'content-type': 'application/jsonl', 'content-length': '2' }).bodyNotJson).toBe(true);
+    expect(
+      run({ 'content-type': 'multipart/form-data; boundary=x', 'content-length': '9' }).bodyNotJson,
+    ).toBe(true);
+    expect(run({ 'transfer-encoding': 'chunked' }).bodyNotJson).toBe(true);
+    expect(run({ 'content-type': 'text/plain' }).bodyNotJson).toBe(false);
   });
 });

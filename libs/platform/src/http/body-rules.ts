@@ -3,8 +3,13 @@ import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import type { NextFunction, Request, Response } from 'express';
 import { DomainError, validationFailed } from '../errors/domain-error';
+import { MULTIPART_UPLOAD } from './multipart';
 
-export type RequestWithBody = Request & { hasBody?: boolean };
+export type RequestWithBody = Request & {
+  hasBody?: boolean;
+  /** A body that is not `application/json`: never parsed; `NoBodyGuard` answers for it. */
+  bodyNotJson?: boolean;
+};
 
 const carriesBody = (req: Request): boolean =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
@@ -12,16 +17,18 @@ const carriesBody = (req: Request): boolean =>
 const isJson = (req: Request): boolean =>
   /^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '');
 
+const notJson = () =>
+  new DomainError('BAD_REQUEST', 'Send the body as JSON with Content-Type: application/json.');
+
 /**
  * Spec: a body without `Content-Type: application/json` is not read and answers 400, whatever type
- * it names. Runs before the JSON parser, so nothing else ever parses a body.
+ * it names. Runs before the JSON parser, so nothing else ever parses a body. The refusal itself is
+ * `NoBodyGuard`'s, which knows the route: a `@MultipartUpload()` route reads a multipart body and
+ * answers anything else with 415 (INTERFACES.md), every other route answers 400.
  */
 export function jsonBodiesOnly(req: RequestWithBody, _res: Response, next: NextFunction): void {
   req.hasBody = carriesBody(req);
-  if (req.hasBody && !isJson(req)) {
-    next(new DomainError('BAD_REQUEST', 'Send the body as JSON with Content-Type: application/json.'));
-    return;
-  }
+  req.bodyNotJson = req.hasBody && !isJson(req);
   next();
 }
 
@@ -69,11 +76,16 @@ function handlerTakesBody(ctx: ExecutionContext): boolean {
   return takes;
 }
 
-/** Spec: a body sent to a route that takes none is refused, `{}` included (INTERFACES.md). */
+/**
+ * Spec: a body that is not JSON is refused with 400 (upload routes: their interceptor answers 415
+ * for anything but multipart), and a body sent to a route that takes none, `{}` included
+ * (INTERFACES.md).
+ */
 @Injectable()
 export class NoBodyGuard implements CanActivate {
   canActivate(ctx: ExecutionContext): boolean {
     const req = ctx.switchToHttp().getRequest<RequestWithBody>();
+    if (req.bodyNotJson && !Reflect.getMetadata(MULTIPART_UPLOAD.KEY, ctx.getHandler())) throw notJson();
     if (req.hasBody && !handlerTakesBody(ctx)) {
       throw new DomainError('BAD_REQUEST', 'This route takes no body.');
     }
