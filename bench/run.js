@@ -139,11 +139,19 @@ async function runWorkload(workload, sides, ctx, meter, headers) {
       connections,
       seconds: config.warmupSeconds,
       amount: workload.warmupRequests,
+      errorCodes: Boolean(workload.errorCodes),
     });
     // not measured, but a failed warm-up request is worth knowing (a write it did not make)
-    result.warmup[leg.name] = { requests: warm.requests, statuses: warm.statuses, errors: warm.errors };
+    result.warmup[leg.name] = {
+      requests: warm.requests,
+      statuses: warm.statuses,
+      errorCodes: warm.errorCodes,
+      errors: warm.errors,
+    };
     if (warm.non2xx || warm.errors) {
-      log(`warm-up ${leg.name}: ${warm.non2xx} non-2xx ${JSON.stringify(warm.statuses)}, ${warm.errors} errors`);
+      log(
+        `warm-up ${leg.name}: ${warm.non2xx} non-2xx ${JSON.stringify(warm.errorCodes ?? warm.statuses)}, ${warm.errors} errors`,
+      );
     }
   }
 
@@ -163,12 +171,13 @@ async function runWorkload(workload, sides, ctx, meter, headers) {
           connections,
           seconds,
           amount: perRound,
+          errorCodes: Boolean(workload.errorCodes),
         }),
       );
       leg.rounds[round] = run;
       const bad =
         run.non2xx || run.errors
-          ? ` (${run.non2xx} non-2xx: ${JSON.stringify(run.statuses)}, ${run.errors} errors)`
+          ? ` (${run.non2xx} non-2xx: ${JSON.stringify(run.errorCodes ?? run.statuses)}, ${run.errors} errors)`
           : '';
       const ok = run.non2xx ? `; 2xx: ${run.okRps}/s, p50 ${run.okP50} p99 ${run.okP99} ms` : '';
       log(

@@ -378,6 +378,8 @@ const WORKLOADS = {
     row: `\`PUT /integrations/v1/leads/{externalId}\` (a new person each, routed round robin over ${ROUTING_POOL})`,
     section: 'routing',
     rateOn2xx: true,
+    /** The error codes of answers other than 2xx are counted (503 shed or otherwise). */
+    errorCodes: true,
     requests: ROUTING_REQUESTS,
     warmupRequests: ROUTING_WARMUP,
     open: false,
