@@ -389,6 +389,14 @@ function routingMarkdown(report, workloads, sides) {
           `**${f.spread}** ${f.fair ? '(fair)' : '(**not fair**)'} | ${pair ? `${pair.ratio} (${pair.range[0]}–${pair.range[1]})` : '–'} |`,
       );
     }
+    if (r.rowsAlike !== undefined) {
+      lines.push('');
+      lines.push(
+        r.rowsAlike
+          ? 'The rows each side wrote for its check lead (lead, history, inquiries, decision) are alike.'
+          : '**The rows each side wrote for its check lead differ** (see the log).',
+      );
+    }
   }
   return lines;
 }

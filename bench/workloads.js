@@ -147,6 +147,59 @@ async function routingRoutes(legs, ctx) {
   return routes;
 }
 
+/**
+ * The rows each side wrote for its check lead (a new lead, then the same externalId, then the same
+ * email): the lead, its history, inquiries and routing decision, with what differs by leg (ids, the
+ * leg's source and route, times, the integration key) blanked, and the other routes' `no_match`
+ * steps (and the `why`'s "after … did not match") left out: a later leg's leads pass the earlier
+ * legs' routes. Logged; equal = alike.
+ */
+async function routingRowsAlike(databaseUrl, legs, ctx) {
+  const texts = [];
+  for (const leg of legs) {
+    const email = `route-${slug(leg.name)}-check@bench.test`;
+    const [row] = await sql(
+      databaseUrl,
+      `select to_jsonb(l) - 'id' - 'organization_id' - 'email' - 'source' - 'assignee_ids' - 'search_text'
+                - 'created_at' - 'updated_at' - 'purchased_at' - 'changed_at' as lead,
+              l.created_at = l.updated_at and l.created_at = l.purchased_at as same_times,
+              cardinality(l.assignee_ids) as owners,
+              (select jsonb_agg(jsonb_build_object('type', h.type, 'payload', h.payload, 'source', h.source,
+                        'actorId', h.actor_id, 'at', h.occurred_at = l.created_at) order by h.type)
+                 from lead_history h where h.lead_id = l.id) as history,
+              (select jsonb_agg(jsonb_build_object('origin', i.origin, 'message', i.message, 'listing', i.listing,
+                        'actor', left(i.actor, 12)) order by i.occurred_at, i.id)
+                 from lead_inquiries i where i.lead_id = l.id) as inquiries,
+              (select jsonb_agg(to_jsonb(d) - 'id' - 'organization_id' - 'lead_id' - 'at' - 'rule_id' - 'route_name'
+                        - 'user_id' - 'chain_user_ids' - 'steps'
+                        || jsonb_build_object('chain', cardinality(d.chain_user_ids),
+                             'why', regexp_replace(d.why, ' after .* did not match', ''),
+                             'steps', (select jsonb_agg(st) from jsonb_array_elements(d.steps) st
+                                        where st->>'outcome' <> 'no_match')))
+                 from routing_decisions d where d.lead_id = l.id) as decisions,
+              (select count(*)::int from integration_external_ids e where e.lead_id = l.id) as external_ids
+         from leads l where l.email = $1`,
+      [email],
+    );
+    const text = JSON.stringify(row ?? null)
+      .replaceAll(ctx.routing.routes[leg.name], '<rule>')
+      .replaceAll(`Bench ${leg.name}`, '<route>')
+      .replaceAll(routingSource(leg.name), '<source>')
+      .replace(/"integration:[^"]*"/g, '"integration:<key>"')
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) =>
+        ctx.routing.pool.includes(id) ? '<pool>' : id,
+      );
+    texts.push(text);
+  }
+  const alike = texts.every((t) => t === texts[0]);
+  if (alike) log(`routing: the check leads' rows are alike on every side: ${texts[0].slice(0, 1500)}`);
+  else {
+    log('WARNING routing: the check leads\' rows differ');
+    for (const [i, t] of texts.entries()) log(`  ${legs[i].name}: ${t}`);
+  }
+  return alike;
+}
+
 /** An intake answer with its ids blanked (the assignee: whether it is one of the pool). */
 const intakeComparable = (pool) => ({ status, body }) =>
   `${status} ${JSON.stringify(
@@ -493,7 +546,7 @@ const WORKLOADS = {
             `per person ${min}–${max}: max − min = ${max - min} ${max - min <= 1 ? '(fair)' : '(**UNFAIR**)'}`,
         );
       }
-      return { fairness };
+      return { fairness, rowsAlike: await routingRowsAlike(databaseUrl, legs, ctx) };
     },
   },
   queues: {
