@@ -258,8 +258,21 @@ async function idleMachineLoad(ms = 2000) {
  * request (autocannon's setupRequest): a path to GET, or `{method, path, body, headers}` (its
  * headers added to `headers`, a body string sent as JSON).
  */
-async function closedLoop({ base, next, headers = {}, connections, seconds, amount }) {
+async function closedLoop({ base, next, headers = {}, connections, seconds, amount, errorCodes = false }) {
   const started = performance.now();
+  // with `errorCodes`, the error code of every answer other than 2xx (autocannon then reads bodies)
+  const codes = {};
+  const onResponse = (status, body) => {
+    if (status >= 200 && status < 300) return;
+    let code = '';
+    try {
+      code = JSON.parse(body)?.error?.code ?? '';
+    } catch {
+      // not JSON
+    }
+    const name = `${status} ${code}`.trim();
+    codes[name] = (codes[name] ?? 0) + 1;
+  };
   let lastAnswer = started;
   const instance = autocannon({
     url: base,
@@ -282,6 +295,7 @@ async function closedLoop({ base, next, headers = {}, connections, seconds, amou
             },
           };
         },
+        ...(errorCodes ? { onResponse } : {}),
       },
     ],
   });
@@ -308,6 +322,7 @@ async function closedLoop({ base, next, headers = {}, connections, seconds, amou
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    ...(errorCodes ? { errorCodes: codes } : {}),
     // answers by status code, e.g. {"201": 9980, "503": 20}
     statuses: Object.fromEntries(
       Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]),

@@ -130,15 +130,29 @@ async function runWorkload(workload, sides, ctx, meter, headers) {
   // a workload may fix its own connections and its seconds per leg (split over the rounds)
   const connections = workload.connections ?? config.connections;
   const seconds = workload.secondsPerLeg ? workload.secondsPerLeg / config.rounds : config.seconds;
+  result.warmup = {};
   for (const leg of legs) {
-    await closedLoop({
+    const warm = await closedLoop({
       base: leg.server.base,
       next: leg.next(),
       headers,
       connections,
       seconds: config.warmupSeconds,
       amount: workload.warmupRequests,
+      errorCodes: Boolean(workload.errorCodes),
     });
+    // not measured, but a failed warm-up request is worth knowing (a write it did not make)
+    result.warmup[leg.name] = {
+      requests: warm.requests,
+      statuses: warm.statuses,
+      errorCodes: warm.errorCodes,
+      errors: warm.errors,
+    };
+    if (warm.non2xx || warm.errors) {
+      log(
+        `warm-up ${leg.name}: ${warm.non2xx} non-2xx ${JSON.stringify(warm.errorCodes ?? warm.statuses)}, ${warm.errors} errors`,
+      );
+    }
   }
 
   const profiled = config.profile
@@ -157,12 +171,13 @@ async function runWorkload(workload, sides, ctx, meter, headers) {
           connections,
           seconds,
           amount: perRound,
+          errorCodes: Boolean(workload.errorCodes),
         }),
       );
       leg.rounds[round] = run;
       const bad =
         run.non2xx || run.errors
-          ? ` (${run.non2xx} non-2xx: ${JSON.stringify(run.statuses)}, ${run.errors} errors)`
+          ? ` (${run.non2xx} non-2xx: ${JSON.stringify(run.errorCodes ?? run.statuses)}, ${run.errors} errors)`
           : '';
       const ok = run.non2xx ? `; 2xx: ${run.okRps}/s, p50 ${run.okP50} p99 ${run.okP99} ms` : '';
       log(
@@ -341,12 +356,58 @@ function ingestMarkdown(report, workloads, sides) {
   return lines;
 }
 
+/**
+ * Issue 14's table: lead intake routed round robin (writes; closed loop only; a count of requests
+ * per leg). Assignments per second are 2xx answers per second (each a new lead routed to one of
+ * the pool); p99 per 2xx; fairness from the decision log of each leg's own route.
+ */
+function routingMarkdown(report, workloads, sides) {
+  const lines = [];
+  lines.push(
+    `${config.rounds} rounds per leg, interleaved A B B A, after ${n(workloads[0].warmupRequests)} warm-up intakes per leg; ` +
+      `medians; ${config.connections} connections; closed loop only; rates and latencies per 2xx answer; ` +
+      'fairness: decisions per person on the leg’s route (warm-up and checks included), max − min ≤ 1.',
+  );
+  lines.push('');
+  lines.push(
+    '| workload | intakes per leg | leg | assignments/s (2xx/s) | p50 / p99 (2xx) | answers other than 2xx | ' +
+      'CPU ms per intake server / PostgreSQL | leads (unassigned) | decisions per person min–max | max − min | ratio to the baseline (range) |',
+  );
+  lines.push('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const w of workloads) {
+    const r = report.workloads[w.name];
+    for (const [name, leg] of Object.entries(r.legs)) {
+      const f = r.fairness?.[name] ?? {};
+      const pair = r.pairs.find((p) => p.a === name);
+      const others = Object.entries(leg.statuses)
+        .filter(([code]) => !code.startsWith('2'))
+        .map(([code, count]) => `${n(count)} × ${code} (${round((100 * count) / leg.requests, 1)} %)`);
+      lines.push(
+        `| ${w.row} | ${n(w.requests)} | ${name} | ${n(leg.okRps)} | ${ms(leg.okP50)} / ${ms(leg.okP99)} ms | ` +
+          `${others.join(', ') || 'none'}${leg.errors ? `, ${n(leg.errors)} errors` : ''} | ` +
+          `${leg.serverCpuMsPerOk} / ${leg.dbCpuMsPerOk} | ${n(f.leads)} (${n(f.unassigned)}) | ${f.min}–${f.max} | ` +
+          `**${f.spread}** ${f.fair ? '(fair)' : '(**not fair**)'} | ${pair ? `${pair.ratio} (${pair.range[0]}–${pair.range[1]})` : '–'} |`,
+      );
+    }
+    if (r.rowsAlike !== undefined) {
+      lines.push('');
+      lines.push(
+        r.rowsAlike
+          ? 'The rows each side wrote for its check lead (lead, history, inquiries, decision) are alike.'
+          : '**The rows each side wrote for its check lead differ** (see the log).',
+      );
+    }
+  }
+  return lines;
+}
+
 function markdown(report, allWorkloads, sides, ctx) {
   const m = report.machine;
   const lines = [];
   const rowName = (w) => (typeof w.row === 'function' ? w.row(ctx) : w.row);
-  const workloads = allWorkloads.filter((w) => w.section !== 'ingest');
+  const workloads = allWorkloads.filter((w) => !w.section);
   const ingest = allWorkloads.filter((w) => w.section === 'ingest');
+  const routing = allWorkloads.filter((w) => w.section === 'routing');
   lines.push(
     `### Measured ${m.date} on this machine (build ${m.build}${config.compare ? `, before = ${report.compareBuild}` : ''})`,
   );
@@ -416,6 +477,10 @@ function markdown(report, allWorkloads, sides, ctx) {
   if (ingest.length) {
     lines.push('');
     lines.push(...ingestMarkdown(report, ingest, sides));
+  }
+  if (routing.length) {
+    lines.push('');
+    lines.push(...routingMarkdown(report, routing, sides));
   }
   if (config.compare) {
     lines.push('');

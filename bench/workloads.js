@@ -78,6 +78,140 @@ const comparable = ({ status, body }) =>
       : { ...body, id: typeof body?.id === 'string' ? 'uuid' : body?.id },
   )}`;
 
+// ---- routing (issue 14): lead intake onto a round robin of 10 people
+/** Intakes per leg, split over the rounds; warm-up intakes per leg. */
+const ROUTING_REQUESTS = Number(process.env.BENCH_ROUTING_REQUESTS ?? 10_000);
+const ROUTING_WARMUP = Number(process.env.BENCH_ROUTING_WARMUP ?? 500);
+const ROUTING_POOL = 10;
+/** A leg's name as a slug: its externalIds, emails and `source` (which picks its route). */
+const slug = (legName) => legName.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+const routingSource = (legName) => `bench-${slug(legName)}`;
+
+/**
+ * The pool: the seeded agency's admin and members, and as many more members as make 10 (users and
+ * memberships rows, as identity stores them).
+ */
+async function routingPool(databaseUrl, agency) {
+  const known = [agency.admin.userId, ...agency.members.map((m) => m.userId)];
+  const more = Math.max(0, ROUTING_POOL - known.length);
+  const added = await sql(
+    databaseUrl,
+    `with people as (
+       select gen_random_uuid() as id, n from generate_series(1, $2::int) n),
+     u as (
+       insert into users (id, email, password_hash, first_name, last_name, created_at, updated_at)
+       select id, 'router-' || n || '@bench.test', 'x', 'Router', 'No ' || n, now(), now() from people
+       returning id)
+     insert into memberships (id, organization_id, user_id, role, created_at, updated_at)
+     select gen_random_uuid(), $1, id, 'member', now(), now() from u
+     returning user_id`,
+    [agency.organizationId, more],
+  );
+  return [...known, ...added.map((row) => row.user_id)].slice(0, ROUTING_POOL);
+}
+
+/**
+ * One round-robin route per leg, stored through the API by the admin (`POST
+ * /v1/lead-routing/rules`), each taking the leads whose `source` is the leg's, so each leg's
+ * fairness is its own route's. The legs' routes are in leg order: a later leg's leads first
+ * pass the earlier legs' routes (a `no_match` step each, evaluated by the same engine).
+ */
+async function routingRoutes(legs, ctx) {
+  if (ctx.routing.routes) return ctx.routing.routes;
+  const headers = { authorization: `Bearer ${ctx.routing.adminKey}`, 'content-type': 'application/json' };
+  const routes = {};
+  for (const leg of legs) {
+    const body = {
+      name: `Bench ${leg.name}`,
+      strategy: 'round_robin',
+      userIds: ctx.routing.pool,
+      conditions: {
+        type: 'group',
+        combinator: 'and',
+        children: [
+          {
+            type: 'condition',
+            field: 'source',
+            operator: 'has_any_of',
+            value: { kind: 'strings', values: [routingSource(leg.name)] },
+          },
+        ],
+      },
+    };
+    const res = await getJson(ctx.routing.apiBase, '/v1/lead-routing/rules', headers, 'POST', JSON.stringify(body));
+    if (res.status !== 201) throw new Error(`bench routing: route not created: ${res.status} ${JSON.stringify(res.body)}`);
+    routes[leg.name] = res.body.id;
+    log(`routing: route ${res.body.id} for ${leg.name}: ${res.body.summary}`);
+  }
+  ctx.routing.routes = routes;
+  return routes;
+}
+
+/**
+ * The rows each side wrote for its check lead (a new lead, then the same externalId, then the same
+ * email): the lead, its history, inquiries and routing decision, with what differs by leg (ids, the
+ * leg's source and route, times, the integration key) blanked, and the other routes' `no_match`
+ * steps (and the `why`'s "after … did not match") left out: a later leg's leads pass the earlier
+ * legs' routes. Logged; equal = alike.
+ */
+async function routingRowsAlike(databaseUrl, legs, ctx) {
+  const texts = [];
+  for (const leg of legs) {
+    const email = `route-${slug(leg.name)}-check@bench.test`;
+    const [row] = await sql(
+      databaseUrl,
+      `select to_jsonb(l) - 'id' - 'organization_id' - 'email' - 'source' - 'assignee_ids' - 'search_text'
+                - 'created_at' - 'updated_at' - 'purchased_at' - 'changed_at' as lead,
+              l.created_at = l.updated_at and l.created_at = l.purchased_at as same_times,
+              cardinality(l.assignee_ids) as owners,
+              (select jsonb_agg(jsonb_build_object('type', h.type, 'payload', h.payload, 'source', h.source,
+                        'actorId', h.actor_id, 'at', h.occurred_at = l.created_at) order by h.type)
+                 from lead_history h where h.lead_id = l.id) as history,
+              (select jsonb_agg(jsonb_build_object('origin', i.origin, 'message', i.message, 'listing', i.listing,
+                        'actor', left(i.actor, 12)) order by i.occurred_at, i.id)
+                 from lead_inquiries i where i.lead_id = l.id) as inquiries,
+              (select jsonb_agg(to_jsonb(d) - 'id' - 'organization_id' - 'lead_id' - 'at' - 'rule_id' - 'route_name'
+                        - 'user_id' - 'chain_user_ids' - 'steps'
+                        || jsonb_build_object('chain', cardinality(d.chain_user_ids),
+                             'why', regexp_replace(d.why, ' after .* did not match', ''),
+                             'steps', (select jsonb_agg(st) from jsonb_array_elements(d.steps) st
+                                        where st->>'outcome' <> 'no_match')))
+                 from routing_decisions d where d.lead_id = l.id) as decisions,
+              (select count(*)::int from integration_external_ids e where e.lead_id = l.id) as external_ids
+         from leads l where l.email = $1`,
+      [email],
+    );
+    const text = JSON.stringify(row ?? null)
+      .replaceAll(ctx.routing.routes[leg.name], '<rule>')
+      .replaceAll(`Bench ${leg.name}`, '<route>')
+      .replaceAll(routingSource(leg.name), '<source>')
+      .replace(/"integration:[^"]*"/g, '"integration:<key>"')
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) =>
+        ctx.routing.pool.includes(id) ? '<pool>' : id,
+      );
+    texts.push(text);
+  }
+  const alike = texts.every((t) => t === texts[0]);
+  if (alike) log(`routing: the check leads' rows are alike on every side: ${texts[0].slice(0, 1500)}`);
+  else {
+    log('WARNING routing: the check leads\' rows differ');
+    for (const [i, t] of texts.entries()) log(`  ${legs[i].name}: ${t}`);
+  }
+  return alike;
+}
+
+/** An intake answer with its ids blanked (the assignee: whether it is one of the pool). */
+const intakeComparable = (pool) => ({ status, body }) =>
+  `${status} ${JSON.stringify(
+    body?.error
+      ? { code: body.error.code }
+      : {
+          ...body,
+          leadId: typeof body?.leadId === 'number' ? 'id' : body?.leadId,
+          assigneeIds: body?.assigneeIds?.map((id) => (pool.includes(id) ? 'pool' : id)),
+        },
+  )}`;
+
 // ---- queues (issue 13, W5): a stored queue's preview over the whole agency
 /** Seconds per leg, split over the rounds; connections. */
 const QUEUE_SECONDS = Number(process.env.BENCH_QUEUE_SECONDS ?? 30);
@@ -290,6 +424,129 @@ const WORKLOADS = {
         out[leg.name] = n;
       }
       return { callsCreated: out };
+    },
+  },
+  routing: {
+    title: `\`PUT /integrations/v1/leads/{externalId}\`: ${ROUTING_REQUESTS.toLocaleString('en')} new leads per leg onto a ${ROUTING_POOL}-person round robin`,
+    row: `\`PUT /integrations/v1/leads/{externalId}\` (a new person each, routed round robin over ${ROUTING_POOL})`,
+    section: 'routing',
+    rateOn2xx: true,
+    /** The error codes of answers other than 2xx are counted (503 shed or otherwise). */
+    errorCodes: true,
+    requests: ROUTING_REQUESTS,
+    warmupRequests: ROUTING_WARMUP,
+    open: false,
+    /** The pool of 10, the integration keys (each serves KEY_USES intakes), the admin's key. */
+    prepare: async ({ databaseUrl, ctx, agency, legCount, rounds, api }) => {
+      const pool = await routingPool(databaseUrl, agency);
+      const perLeg = ROUTING_WARMUP + rounds * Math.ceil(ROUTING_REQUESTS / rounds) + 100;
+      const keys = await issueIntegrationKeys(databaseUrl, agency, Math.ceil((legCount * perLeg) / KEY_USES) + 2);
+      ctx.routing = {
+        pool,
+        adminKey: agency.admin.apiKey,
+        apiBase: api.base,
+        keys: { keys, used: 0 },
+        counters: new Map(),
+        routes: null,
+      };
+      log(`routing: pool of ${pool.length} people; ${keys.length} integration keys issued`);
+    },
+    /** A new person each time: externalId `route-<leg>-<n>`, email `route-<leg>-<n>@bench.test`. */
+    request: (ctx, legName) => {
+      const prefix = `route-${slug(legName)}-`;
+      const source = routingSource(legName);
+      const state = ctx.routing;
+      return () => {
+        const n = (state.counters.get(prefix) ?? 0) + 1;
+        state.counters.set(prefix, n);
+        return {
+          method: 'PUT',
+          path: `/integrations/v1/leads/${prefix}${n}`,
+          headers: { authorization: `Bearer ${nextKey(state.keys)}` },
+          body: JSON.stringify({
+            source,
+            firstName: 'Bench',
+            lastName: `Lead ${n}`,
+            email: `${prefix}${n}@bench.test`,
+            message: 'Is it still available?',
+          }),
+        };
+      };
+    },
+    /**
+     * The legs' routes first (through the API); then both sides answer alike: 201 a new lead
+     * routed to one of the pool, 200 the same externalId again, 200 a new externalId with the same
+     * email, 401 a wrong key.
+     */
+    check: async (legs, ctx, headers) => {
+      await routingRoutes(legs, ctx);
+      const texts = [];
+      for (const leg of legs) {
+        const key = { authorization: `Bearer ${nextKey(ctx.routing.keys)}` };
+        const prefix = `route-${slug(leg.name)}-check`;
+        const body = { source: routingSource(leg.name), email: `${prefix}@bench.test`, firstName: 'Check' };
+        const put = (id, h = key) =>
+          getJson(
+            leg.server.base,
+            `/integrations/v1/leads/${id}`,
+            { ...h, 'content-type': 'application/json' },
+            'PUT',
+            JSON.stringify(body),
+          );
+        const answers = [await put(prefix), await put(prefix), await put(`${prefix}-2`), await put(prefix, headers)];
+        texts.push(answers.map(intakeComparable(ctx.routing.pool)).join(' | '));
+      }
+      return texts;
+    },
+    /**
+     * Per leg: its route's decisions per person (fairness: max − min, must be ≤ 1), its leads
+     * (email `route-<leg>-%`), how many stayed unassigned, and the decisions on them.
+     */
+    after: async ({ databaseUrl, legs, ctx }) => {
+      const fairness = {};
+      for (const leg of legs) {
+        const ruleId = ctx.routing.routes[leg.name];
+        const counts = await sql(
+          databaseUrl,
+          `select p.user_id, count(d.id)::int as n
+             from unnest($2::uuid[]) as p(user_id)
+             left join routing_decisions d on d.rule_id = $1 and d.user_id = p.user_id
+            group by p.user_id`,
+          [ruleId, ctx.routing.pool],
+        );
+        const [leads] = await sql(
+          databaseUrl,
+          `select count(*)::int as leads, count(*) filter (where cardinality(l.assignee_ids) = 0)::int as unassigned,
+                  (select count(*)::int from routing_decisions d join leads x on x.id = d.lead_id
+                    where x.email like $1 || '%') as decisions
+             from leads l where l.email like $1 || '%'`,
+          [`route-${slug(leg.name)}-`],
+        );
+        const [outside] = await sql(
+          databaseUrl,
+          `select count(*)::int as n from routing_decisions where rule_id = $1 and not (user_id = any($2::uuid[]))`,
+          [ruleId, ctx.routing.pool],
+        );
+        const values = counts.map((row) => row.n);
+        const max = Math.max(...values);
+        const min = Math.min(...values);
+        fairness[leg.name] = {
+          ruleId,
+          decisions: values.reduce((a, b) => a + b, 0),
+          perPerson: Object.fromEntries(counts.map((row) => [row.user_id, row.n])),
+          min,
+          max,
+          spread: max - min,
+          fair: max - min <= 1 && outside.n === 0,
+          outsidePool: outside.n,
+          ...leads,
+        };
+        log(
+          `routing ${leg.name}: ${leads.leads} leads (${leads.unassigned} unassigned), ${fairness[leg.name].decisions} decisions on its route; ` +
+            `per person ${min}–${max}: max − min = ${max - min} ${max - min <= 1 ? '(fair)' : '(**UNFAIR**)'}`,
+        );
+      }
+      return { fairness, rowsAlike: await routingRowsAlike(databaseUrl, legs, ctx) };
     },
   },
   queues: {
