@@ -3,8 +3,13 @@ import { Module } from '@nestjs/common';
 import { CrmModule } from '@app/crm';
 import { IdentityModule } from '@app/identity';
 import { DocumentAttachmentsReader } from './application/document-attachments';
+import { DocumentFoldersQueries } from './application/document-folders.queries';
+import { DocumentsQueries } from './application/documents.queries';
+import { DocumentsService } from './application/documents.service';
+import { DocumentJobsModule } from './document-jobs.module';
 import { DocumentFolder } from './domain/document-folder.entity';
 import { Document } from './domain/document.entity';
+import { DocumentFoldersController, DocumentsController } from './http/documents.controller';
 
 export const DOCUMENT_ENTITIES = [Document, DocumentFolder];
 
@@ -13,9 +18,9 @@ export const DOCUMENT_ENTITIES = [Document, DocumentFolder];
  * lead attachments, search), every route behind an active plan, reads included.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature(DOCUMENT_ENTITIES), IdentityModule, CrmModule],
-  controllers: [],
-  providers: [DocumentAttachmentsReader],
+  imports: [MikroOrmModule.forFeature(DOCUMENT_ENTITIES), IdentityModule, CrmModule, DocumentJobsModule],
+  controllers: [DocumentFoldersController, DocumentsController],
+  providers: [DocumentAttachmentsReader, DocumentFoldersQueries, DocumentsQueries, DocumentsService],
   exports: [],
 })
 export class DocumentsModule {}
