@@ -31,8 +31,9 @@ export interface DocumentListFilters {
 
 /** The columns of a list row (never the body). */
 export const DOCUMENT_ROW_COLUMNS = `
-  d.id, d.title, d.kind, d.visibility, d.size_bytes, d.created_by, d.assignee_ids, d.folder_id,
-  d.share_token, d.share_expires_at, d.share_revoked_at, d.attached_listing_ids, d.created_at, d.updated_at`;
+  d.id, d.title, d.kind, d.visibility, d.size_bytes, d.created_by, to_json(d.assignee_ids) as assignee_ids,
+  d.folder_id, d.share_token, d.share_expires_at, d.share_revoked_at,
+  to_json(d.attached_listing_ids) as attached_listing_ids, d.created_at, d.updated_at`;
 
 export interface DocumentRowRecord {
   id: string;
@@ -44,11 +45,11 @@ export interface DocumentRowRecord {
   assignee_ids: string[];
   folder_id: string | null;
   share_token: string | null;
-  share_expires_at: Date | null;
-  share_revoked_at: Date | null;
+  share_expires_at: string | Date | null;
+  share_revoked_at: string | Date | null;
   attached_listing_ids: string[];
-  created_at: Date;
-  updated_at: Date;
+  created_at: string | Date;
+  updated_at: string | Date;
 }
 
 /** `%`, `_` and `\` are literal in the searched term. */

@@ -32,6 +32,9 @@ export const viewerOf = (actor: Principal): DocumentViewer => ({
   isAdmin: isAdmin(actor),
 });
 
+/** Timestamps come back as text from this connection's parsers. */
+const dateOrNull = (value: string | Date | null): Date | null => (value === null ? null : new Date(value));
+
 /**
  * A list row as a (body-less) Document, so the one view renders it; never flushed. A share whose
  * time has passed shows as revoked already (the sweep writes it within a minute).
@@ -47,11 +50,11 @@ function rowDocument(row: DocumentRowRecord, now: Date): Document {
     assigneeIds: row.assignee_ids,
     folderId: row.folder_id,
     shareToken: row.share_token,
-    shareExpiresAt: row.share_expires_at,
-    shareRevokedAt: row.share_revoked_at,
+    shareExpiresAt: dateOrNull(row.share_expires_at),
+    shareRevokedAt: dateOrNull(row.share_revoked_at),
     attachedListingIds: row.attached_listing_ids,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
   });
   document.expireShare(now);
   return document;
