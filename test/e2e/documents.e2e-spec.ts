@@ -297,6 +297,14 @@ describe('Documents: /v1 routes', () => {
       ).toBe(1);
     });
 
+    it('two shares at once agree on one URL', async () => {
+      const doc = await postDocument(t, k.member);
+      const [one, two] = await Promise.all([share(k.member, doc.id), share(k.member, doc.id)]);
+      expect([one.status, two.status]).toEqual([200, 200]);
+      expect(one.body.shareUrl).toBe(two.body.shareUrl);
+      expect((await read(k.member, doc.id)).shareUrl).toBe(one.body.shareUrl);
+    });
+
     it('revoking a document never shared: 204, nothing changes (it stays private)', async () => {
       const doc = await postDocument(t, k.member);
       await as(k.member).delete(`/v1/documents/${doc.id}/share`).expect(204);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { AppConfig, Clock, Principal, validationFailed } from '@app/platform';
@@ -96,7 +97,12 @@ export class DocumentsService {
   private async authorized(actor: Principal, action: DocumentAction, documentId: string): Promise<Document> {
     return authorize(
       action,
-      await this.documents.findInOrg(actor.organizationId, { id: documentId }),
+      // locked for the transaction: two shares at once agree on one token
+      await this.documents.findInOrg(
+        actor.organizationId,
+        { id: documentId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      ),
       viewerOf(actor),
     );
   }
