@@ -32,8 +32,7 @@ import {
 import { DocumentFoldersQueries } from '../application/document-folders.queries';
 import { DocumentsQueries } from '../application/documents.queries';
 import { DocumentsService } from '../application/documents.service';
-import { DocumentPageView } from '../views/document-list.view';
-import { DocumentView } from '../views/document.view';
+import { DocumentPageView, DocumentView } from '../views/document.view';
 import { FolderListView } from '../views/folder.view';
 import {
   ChangeDocumentDto,
