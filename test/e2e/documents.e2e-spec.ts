@@ -559,6 +559,15 @@ describe('Documents: /v1 routes', () => {
         attachedLeadCount: 1,
         folderId: folder,
       });
+      // a row is the full document's row fields, the same values
+      const full = await read(bk.member, ids.terraza);
+      const row = all.body.data.find((d: DocumentBody) => d.id === ids.terraza);
+      expect(row).toEqual(Object.fromEntries(FIELDS_ROW.map((field) => [field, full[field]])));
+      expect(row).toMatchObject({
+        assigneeIds: [],
+        attachedListingCount: 0,
+        updatedAt: '2026-01-01T00:02:00.000Z',
+      });
       const first = await list(bk.member, { limit: 2 });
       expect(first.body).toMatchObject({ hasMore: true, nextOffset: 2, total: 5 });
       const second = await list(bk.member, { limit: 2, offset: 2 });
