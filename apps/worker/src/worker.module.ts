@@ -9,6 +9,7 @@ import {
   LoggingModule,
   MetricsModule,
 } from '@app/platform';
+import { DocumentJobsModule } from '@app/documents';
 import { IdentityModule } from '@app/identity';
 import { QueueJobsModule } from '@app/queues';
 import { RoutingJobsModule } from '@app/routing';
@@ -38,6 +39,7 @@ export class WorkerModule {
         DatabaseModule.forRoot(),
         IdempotencyModule,
         IdentityModule,
+        DocumentJobsModule,
         QueueJobsModule,
         RoutingJobsModule,
         BullmqJobsModule.forRoot({ prefix: options.queuePrefix }),

@@ -4,11 +4,19 @@ import { CrmModule } from '@app/crm';
 import { IdentityModule } from '@app/identity';
 import { BlobsModule } from '@app/platform';
 import { DocumentAttachmentsReader } from './application/document-attachments';
+import { DocumentFoldersQueries } from './application/document-folders.queries';
 import { DocumentFoldersService } from './application/document-folders.service';
 import { DocumentLibraryService } from './application/document-library.service';
+import { DocumentsQueries } from './application/documents.queries';
+import { DocumentsService } from './application/documents.service';
+import { DocumentJobsModule } from './document-jobs.module';
 import { DocumentFolder } from './domain/document-folder.entity';
 import { Document } from './domain/document.entity';
-import { DocumentFoldersController, DocumentLibraryController } from './http/document-library.controller';
+import {
+  DocumentFolderSessionController,
+  DocumentLibraryController,
+} from './http/document-library.controller';
+import { DocumentFoldersController, DocumentsController } from './http/documents.controller';
 
 export const DOCUMENT_ENTITIES = [Document, DocumentFolder];
 
@@ -17,9 +25,27 @@ export const DOCUMENT_ENTITIES = [Document, DocumentFolder];
  * lead attachments, search), every route behind an active plan, reads included.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature(DOCUMENT_ENTITIES), BlobsModule, CrmModule, IdentityModule],
-  controllers: [DocumentFoldersController, DocumentLibraryController],
-  providers: [DocumentAttachmentsReader, DocumentFoldersService, DocumentLibraryService],
+  imports: [
+    MikroOrmModule.forFeature(DOCUMENT_ENTITIES),
+    BlobsModule,
+    CrmModule,
+    DocumentJobsModule,
+    IdentityModule,
+  ],
+  controllers: [
+    DocumentFolderSessionController,
+    DocumentFoldersController,
+    DocumentLibraryController,
+    DocumentsController,
+  ],
+  providers: [
+    DocumentAttachmentsReader,
+    DocumentFoldersQueries,
+    DocumentFoldersService,
+    DocumentLibraryService,
+    DocumentsQueries,
+    DocumentsService,
+  ],
   exports: [],
 })
 export class DocumentsModule {}

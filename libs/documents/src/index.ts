@@ -12,3 +12,4 @@ export {
   type DocumentKind,
 } from './domain/document.entity';
 export { DocumentsModule, DOCUMENT_ENTITIES } from './documents.module';
+export { DocumentJobsModule } from './document-jobs.module';

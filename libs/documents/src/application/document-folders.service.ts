@@ -18,7 +18,7 @@ import { visibleDocumentsSql } from '../domain/document-access';
 import { DocumentFolder, FOLDER_LIMITS } from '../domain/document-folder.entity';
 import { DocumentFolderRepository } from '../domain/document-folder.repository';
 import { FolderParents, placementProblem } from '../domain/folder-tree';
-import { DocumentFolderJson, toDocumentFolderJson } from '../views/folder-write.view';
+import { FolderJson, toFolderJson } from '../views/folder.view';
 
 export interface CreateFolder {
   name: string;
@@ -48,7 +48,7 @@ export class DocumentFoldersService {
     private readonly clock: Clock,
   ) {}
 
-  async create(actor: Principal, input: CreateFolder): Promise<DocumentFolderJson> {
+  async create(actor: Principal, input: CreateFolder): Promise<FolderJson> {
     const folder = await this.saving(() =>
       this.em.transactional(async (em) => {
         const parents = await this.lockedTree(actor.organizationId);
@@ -65,11 +65,11 @@ export class DocumentFoldersService {
         return created;
       }),
     );
-    return toDocumentFolderJson(folder, 0);
+    return toFolderJson(folder, 0);
   }
 
   /** Its creator or an admin; `parentId` null moves it to the root. */
-  async change(actor: Principal, folderId: string, input: ChangeFolder): Promise<DocumentFolderJson> {
+  async change(actor: Principal, folderId: string, input: ChangeFolder): Promise<FolderJson> {
     const folder = await this.saving(() =>
       this.em.transactional(async (em) => {
         const parents = await this.lockedTree(actor.organizationId);
@@ -84,7 +84,7 @@ export class DocumentFoldersService {
         return found;
       }),
     );
-    return toDocumentFolderJson(folder, await this.visibleCount(actor, folder.id));
+    return toFolderJson(folder, await this.visibleCount(actor, folder.id));
   }
 
   /** Its creator or an admin, and only when empty: no document (anyone's) and no subfolder. */

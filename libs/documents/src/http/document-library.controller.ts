@@ -44,7 +44,7 @@ import {
   UploadedDocumentFile,
 } from '../application/document-library.service';
 import { DocumentView } from '../views/document.view';
-import { DocumentFolderView } from '../views/folder-write.view';
+import { FolderView } from '../views/folder.view';
 import {
   ChangeFolderDto,
   CreateFolderDto,
@@ -66,7 +66,7 @@ const FOLDER_NOT_OURS = "when it is absent or another agency's";
 
 @ApiTags('dashboard: documents')
 @Controller('document-folders')
-export class DocumentFoldersController {
+export class DocumentFolderSessionController {
   constructor(private readonly folders: DocumentFoldersService) {}
 
   @Post()
@@ -77,7 +77,7 @@ export class DocumentFoldersController {
       'sibling’s name is unique whatever its case.',
   })
   @LibraryRoute()
-  @ApiCreatedResponse({ type: DocumentFolderView })
+  @ApiCreatedResponse({ type: FolderView })
   @ApiJsonBodyErrors('VALIDATION_FAILED also when the folder would be deeper than 5 levels.')
   @ApiNotFoundError('Folder', `when \`parentId\` is absent or another agency's`)
   @ApiConflictError(`CONFLICT: \`${FOLDER_NAME_TAKEN}\``)
@@ -93,7 +93,7 @@ export class DocumentFoldersController {
       'subfolders, and its deepest subfolder stays within 5 levels.',
   })
   @LibraryRoute()
-  @ApiOkResponse({ type: DocumentFolderView })
+  @ApiOkResponse({ type: FolderView })
   @ApiJsonBodyErrors(
     'VALIDATION_FAILED also for a cycle (`parentId` the folder or one of its subfolders) and for more than 5 levels.',
   )

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { OffsetResult } from '@app/platform';
 import { DOCUMENT_VISIBILITIES, type DocumentVisibility } from '../domain/document-access';
 import { DOCUMENT_KINDS, type Document, type DocumentKind } from '../domain/document.entity';
 
@@ -125,4 +126,13 @@ export class DocumentView extends DocumentRowView implements DocumentJson {
   @ApiProperty({ type: [String] }) attachedListingIds: string[];
   @ApiProperty({ type: DocumentFileView, required: false, description: 'pdf and file documents only.' })
   file?: { fileName: string; mimeType: string };
+}
+
+/** `GET /v1/documents`: a page of rows, offset paging with the exact total. */
+export class DocumentPageView implements OffsetResult<DocumentRowJson> {
+  @ApiProperty({ type: [DocumentRowView] }) data: DocumentRowView[];
+  @ApiProperty({ description: 'While true, send `nextOffset` as the next `offset`.' }) hasMore: boolean;
+  @ApiProperty({ type: 'integer', nullable: true }) nextOffset: number | null;
+  @ApiProperty({ type: 'integer', description: 'Exact number of documents matching the filters.' })
+  total: number;
 }

@@ -13,6 +13,7 @@ export enum JobName {
   OffersTimePassed = 'offers.time-passed',
   RoutingReassignSweep = 'routing.reassign-sweep',
   RoutingReassign = 'routing.reassign',
+  DocumentsExpireShares = 'documents.expire-shares',
 }
 
 export const PERIODIC = Reflector.createDecorator<{ name: JobName; everyMs: number }>();
