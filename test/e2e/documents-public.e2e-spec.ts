@@ -195,10 +195,25 @@ describe('GET /d/{token}: the public page of a document', () => {
     expect(html.headers['retry-after']).toMatch(/^\d+$/);
     const json = await page(token!, 'application/json');
     expectError(json, 429, 'RATE_LIMITED');
+    // without TRUST_PROXY_HOPS a forged X-Forwarded-For changes nothing
+    expectHtmlError(await page(token!).set('X-Forwarded-For', '198.51.100.1'), 429);
     // API routes are not counted against the IP
     const v1 = await t.http.get('/v1/me').auth(a.member.key, { type: 'bearer' });
     expect(v1.status).toBe(200);
     t.clock.advance(MINUTE);
     await page(token!).expect(200);
+  });
+
+  it('behind a proxy (TRUST_PROXY_HOPS=1) each client IP of X-Forwarded-For has its own minute', async () => {
+    const proxied = await TestApp.start({ env: { TRUST_PROXY_HOPS: '1' } });
+    try {
+      const { token } = await seedDocument(proxied, a.member, { share: {} });
+      const from = (ip: string) => proxied.http.get(`/d/${token}`).set('X-Forwarded-For', ip);
+      for (let i = 0; i < 60; i += 1) await from('203.0.113.7').expect(200);
+      expectHtmlError(await from('203.0.113.7'), 429);
+      await from('203.0.113.8').expect(200);
+    } finally {
+      await proxied.stop();
+    }
   });
 });
