@@ -11,3 +11,5 @@ export {
   type DocumentKind,
 } from './domain/document.entity';
 export { DocumentsModule, DOCUMENT_ENTITIES } from './documents.module';
+// the lead timeline's `document` entries (tests stand another source in for it)
+export { DocumentsTimelineSource } from './application/documents.timeline-source';
