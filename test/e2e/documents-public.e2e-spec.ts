@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { Response } from 'supertest';
 import {
   Agency,
@@ -148,6 +149,19 @@ describe('GET /d/{token}: the public page of a document', () => {
     const live = await seedDocument(t, a.member, { share: {} });
     const res = await page(live.token!, 'application/json').expect(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+
+  it('logs a refused page by its route template, never the token', async () => {
+    const revoked = await seedDocument(t, a.member, { share: { revokedAt: t.clock.now() } });
+    const spy = jest.spyOn(Logger.prototype, 'log');
+    try {
+      await page(revoked.token!).expect(410);
+      const lines = spy.mock.calls.map((call) => JSON.stringify(call));
+      expect(lines.some((line) => line.includes('/d/:token'))).toBe(true);
+      expect(lines.filter((line) => line.includes(revoked.token!))).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('a body sent to the page is refused (400, as an HTML page)', async () => {

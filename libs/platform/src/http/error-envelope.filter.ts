@@ -31,7 +31,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       requestId,
       method: req.method,
       route: routeTemplate(req),
-      path: req.path,
+      path: this.loggedPath(req),
       status: body.status,
       code: body.code,
       durationMs: elapsedMs(req),
@@ -47,6 +47,11 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       res.setHeader('WWW-Authenticate', `Bearer realm="${this.config.apiName}"`);
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     this.send(req, res, body, requestId);
+  }
+
+  /** The path as logged (a public page logs its template: its token is a secret link). */
+  protected loggedPath(req: Request): string {
+    return req.path;
   }
 
   /** Writes the answer: the envelope (a public page's filter answers HTML instead). */

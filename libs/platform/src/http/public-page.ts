@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { Public } from '../auth/access.decorators';
 import type { ErrorBody } from '../errors/error-codes';
 import { ErrorEnvelopeView } from '../errors/error-envelope.view';
+import { routeTemplate } from '../metrics/metrics-http';
 import { ErrorEnvelopeFilter } from './error-envelope.filter';
 import { PublicPageRateLimit } from './rate-limit/public-page-rate-limit';
 
@@ -57,10 +58,16 @@ export const prefersJson = (req: Request): boolean =>
 
 /**
  * A public page's errors (INTERFACES.md "Public pages"): a small `text/html` page with the same
- * status, or the envelope when `Accept` prefers JSON. Logged as every other error.
+ * status, or the envelope when `Accept` prefers JSON. Logged as every other error, but by the
+ * route template, never the token.
  */
 @Catch()
 export class PublicPageErrorFilter extends ErrorEnvelopeFilter {
+  /** A share token in a path is a working link: the log names the route template instead. */
+  protected override loggedPath(req: Request): string {
+    return routeTemplate(req);
+  }
+
   protected override send(req: Request, res: Response, body: ErrorBody, requestId: unknown): void {
     for (const [name, value] of Object.entries(PUBLIC_PAGE_HEADERS)) res.setHeader(name, value);
     res.setHeader('Vary', 'Accept');
