@@ -8,9 +8,14 @@ import {
   TimelineSource,
   TimelineSourceProvider,
 } from '@app/crm';
+import { DocumentsTimelineSource as RealDocumentsTimelineSource } from '@app/documents';
 import { Agency, api, CALENDAR_ITEM_FIELDS, expectValidation, HOUR, MINUTE, sql, TestApp } from '../fixtures';
 
-/** A context the CRM does not know, contributing `document` entries (one per lead, 30 s after it came in). */
+/**
+ * A context the CRM does not know, contributing `document` entries (one per lead, 30 s after it
+ * came in). It stands in for the documents context's own source, which the test app replaces with
+ * an unmarked value (so only this one claims the type).
+ */
 @TimelineSourceProvider()
 class DocumentsTimelineSource implements TimelineSource {
   readonly types = ['document'] as const;
@@ -72,7 +77,10 @@ describe('CRM extension points', () => {
   let t: TestApp;
   let a: Agency;
   beforeAll(async () => {
-    t = await TestApp.start({ providers: [DocumentsTimelineSource, AppointmentsCalendarSource] });
+    t = await TestApp.start({
+      providers: [DocumentsTimelineSource, AppointmentsCalendarSource],
+      overrides: [{ provide: RealDocumentsTimelineSource, useValue: {} }],
+    });
   });
   afterAll(() => t.stop());
   beforeEach(async () => {

@@ -7,8 +7,11 @@ import { DocumentAttachmentsReader } from './application/document-attachments';
 import { DocumentFoldersQueries } from './application/document-folders.queries';
 import { DocumentFoldersService } from './application/document-folders.service';
 import { DocumentLibraryService } from './application/document-library.service';
+import { DocumentPageService } from './application/document-page.service';
 import { DocumentsQueries } from './application/documents.queries';
 import { DocumentsService } from './application/documents.service';
+import { DocumentsTimelineSource } from './application/documents.timeline-source';
+import { LeadDocumentsService } from './application/lead-documents.service';
 import { DocumentJobsModule } from './document-jobs.module';
 import { DocumentFolder } from './domain/document-folder.entity';
 import { Document } from './domain/document.entity';
@@ -16,7 +19,9 @@ import {
   DocumentFolderSessionController,
   DocumentLibraryController,
 } from './http/document-library.controller';
+import { DocumentPageController } from './http/document-page.controller';
 import { DocumentFoldersController, DocumentsController } from './http/documents.controller';
+import { LeadDocumentsController } from './http/lead-documents.controller';
 
 export const DOCUMENT_ENTITIES = [Document, DocumentFolder];
 
@@ -36,15 +41,20 @@ export const DOCUMENT_ENTITIES = [Document, DocumentFolder];
     DocumentFolderSessionController,
     DocumentFoldersController,
     DocumentLibraryController,
+    DocumentPageController,
     DocumentsController,
+    LeadDocumentsController,
   ],
   providers: [
     DocumentAttachmentsReader,
     DocumentFoldersQueries,
     DocumentFoldersService,
     DocumentLibraryService,
+    DocumentPageService,
     DocumentsQueries,
     DocumentsService,
+    DocumentsTimelineSource,
+    LeadDocumentsService,
   ],
   exports: [],
 })

@@ -13,3 +13,5 @@ export {
 } from './domain/document.entity';
 export { DocumentsModule, DOCUMENT_ENTITIES } from './documents.module';
 export { DocumentJobsModule } from './document-jobs.module';
+// the lead timeline's `document` entries (tests stand another source in for it)
+export { DocumentsTimelineSource } from './application/documents.timeline-source';

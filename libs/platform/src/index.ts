@@ -35,6 +35,15 @@ export { HealthModule } from './health/health.module';
 export { RateLimitModule } from './http/rate-limit/rate-limit.module';
 export { REDIS_COMMAND_TIMEOUT_MS } from './http/rate-limit/rate-limit.store';
 export { SharedRateLimit, SHARED_LIMITS, type SharedLimitName } from './http/rate-limit/shared-rate-limit';
+export { PublicPageRateLimit, PUBLIC_PAGE_LIMIT } from './http/rate-limit/public-page-rate-limit';
+export {
+  escapeHtml,
+  htmlPage,
+  HTML_CONTENT_TYPE,
+  PublicPage,
+  PublicPageErrorFilter,
+  PUBLIC_PAGE_HEADERS,
+} from './http/public-page';
 export { Idempotent, type IdempotencyOptions } from './http/idempotency/idempotency.interceptor';
 export { IdempotencyStore } from './http/idempotency/idempotency.store';
 export { IdempotencyModule } from './http/idempotency/idempotency.module';

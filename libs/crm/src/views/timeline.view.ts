@@ -219,21 +219,20 @@ export class ViewingPayloadView {
   actor?: string;
 }
 
+/** `document`: a document attached to or detached from the lead (the documents context). */
+export class DocumentPayloadView {
+  @ApiProperty({ format: 'uuid' }) documentId: string;
+  @ApiProperty({ enum: ['attached', 'detached'] }) action: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'Who attached or detached it.' })
+  changedBy: string | null;
+}
+
 /** Which field of the entry was shortened. */
 export class TimelinePreviewView {
   @ApiProperty({ example: 'content' }) field: string;
   @ApiProperty({ type: 'integer', example: 1000 }) shownLength: number;
   @ApiProperty({ type: 'integer' }) fullLength: number;
 }
-
-const reserved = (context: string, fields?: string) =>
-  ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
-    description:
-      `Reserved for the ${context} context, which writes no entries yet.` +
-      (fields ? ` Will carry ${fields}.` : ''),
-  });
 
 /**
  * One entry: `type`, `date`, and one payload object whose key is the camelCase of `type`
@@ -280,7 +279,9 @@ export class TimelineEntryView implements TimelineEntryJson {
 
   @ApiPropertyOptional({ type: ViewingPayloadView, description: 'type `viewing`' })
   viewing?: ViewingPayloadView;
-  @reserved('documents', '{documentId, action: attached|detached}') document?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: DocumentPayloadView, description: 'type `document`' })
+  document?: DocumentPayloadView;
 
   @ApiPropertyOptional({ type: InquiryPayloadView, description: 'type `inquiry`' })
   inquiry?: InquiryPayloadView;

@@ -38,6 +38,12 @@ export class OrganizationsService {
     return org?.currency ?? 'EUR';
   }
 
+  /** The agency's switches, or null for an unknown id (the public pages serve only live agencies). */
+  async stateOf(organizationId: string): Promise<OrganizationState | null> {
+    const org = isUuid(organizationId) ? await this.organizations.findForOperator(organizationId) : null;
+    return org ? organizationState(org) : null;
+  }
+
   private async existing(organizationId: string): Promise<Organization> {
     const org = isUuid(organizationId) ? await this.organizations.findForOperator(organizationId) : null;
     if (!org) throw notFound('Organization');

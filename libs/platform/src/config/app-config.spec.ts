@@ -25,6 +25,7 @@ describe('AppConfig.fromEnv', () => {
       migrateOnStart: false,
       metricsEnabled: false,
       metricsPort: null,
+      trustProxyHops: 0,
       embeddedDataDir: '.data/postgres',
       embeddedPort: 54329,
       apiName: 'estate-agency-api',
@@ -51,6 +52,7 @@ describe('AppConfig.fromEnv', () => {
       MIGRATE_ON_START: 'true',
       METRICS_ENABLED: 'true',
       METRICS_PORT: '9464',
+      TRUST_PROXY_HOPS: '1',
       EMBEDDED_DATA_DIR: '/var/lib/estate',
       EMBEDDED_PG_PORT: '55000',
     });
@@ -64,6 +66,7 @@ describe('AppConfig.fromEnv', () => {
       migrateOnStart: true,
       metricsEnabled: true,
       metricsPort: 9464,
+      trustProxyHops: 1,
       embeddedDataDir: '/var/lib/estate',
       embeddedPort: 55000,
       apiName: 'estate-agency-api',

@@ -63,6 +63,13 @@ class Env {
   METRICS_PORT?: number;
 
   @IsOptional()
+  @Transform(({ value }) => (value === undefined || value === '' ? undefined : Number(value)))
+  @IsInt({ message: 'must be a whole number' })
+  @Min(0, { message: 'must be between 0 and 10' })
+  @Max(10, { message: 'must be between 0 and 10' })
+  TRUST_PROXY_HOPS?: number;
+
+  @IsOptional()
   @IsString()
   EMBEDDED_DATA_DIR?: string;
 
@@ -91,6 +98,11 @@ export class AppConfig {
   readonly metricsEnabled: boolean;
   /** `GET /metrics` on this port only (not on `port`). */
   readonly metricsPort: number | null;
+  /**
+   * Reverse proxies in front of the API (Express `trust proxy`): the client IP (the public pages'
+   * per-IP limit) is read from `X-Forwarded-For` that many hops back; 0 = the socket's peer.
+   */
+  readonly trustProxyHops: number;
   readonly embeddedDataDir: string;
   readonly embeddedPort: number;
   readonly apiName = 'estate-agency-api';
@@ -121,6 +133,7 @@ export class AppConfig {
       migrateOnStart: parsed.MIGRATE_ON_START ?? false,
       metricsEnabled: parsed.METRICS_ENABLED ?? false,
       metricsPort: parsed.METRICS_PORT ?? null,
+      trustProxyHops: parsed.TRUST_PROXY_HOPS ?? 0,
       embeddedDataDir: parsed.EMBEDDED_DATA_DIR ?? '.data/postgres',
       embeddedPort: parsed.EMBEDDED_PG_PORT ?? 54329,
     });

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../config/app-config';
 import { loggableError } from '../errors/loggable-error';
+import type { ErrorBody } from '../errors/error-codes';
 import { toErrorBody } from './error-body';
 import { AuthedRequest } from '../auth/access.decorators';
 import { routeTemplate } from '../metrics/metrics-http';
@@ -30,7 +31,7 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
       requestId,
       method: req.method,
       route: routeTemplate(req),
-      path: req.path,
+      path: this.loggedPath(req),
       status: body.status,
       code: body.code,
       durationMs: elapsedMs(req),
@@ -45,6 +46,16 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     if (body.code === 'UNAUTHENTICATED')
       res.setHeader('WWW-Authenticate', `Bearer realm="${this.config.apiName}"`);
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    this.send(req, res, body, requestId);
+  }
+
+  /** The path as logged (a public page logs its template: its token is a secret link). */
+  protected loggedPath(req: Request): string {
+    return req.path;
+  }
+
+  /** Writes the answer: the envelope (a public page's filter answers HTML instead). */
+  protected send(_req: Request, res: Response, body: ErrorBody, requestId: unknown): void {
     res.status(body.status).json({ error: body, requestId });
   }
 }

@@ -22,9 +22,11 @@ export const BODY_LIMIT = '5mb';
 export function configureHttpApp(app: NestExpressApplication): NestExpressApplication {
   app.disable('x-powered-by');
   app.set('etag', false);
+  const config = app.get(AppConfig, { strict: false });
+  // behind N proxies the client IP is N hops back in X-Forwarded-For (the per-IP limits read req.ip)
+  if (config.trustProxyHops > 0) app.set('trust proxy', config.trustProxyHops);
   app.use(HttpDrain.of(app).track);
   app.use(requestId);
-  const config = app.get(AppConfig, { strict: false });
   app.use(shedWhenPoolSaturated(app.get(MikroORM, { strict: false }), config.databasePoolSize));
   const metrics = app.get(Metrics, { strict: false });
   if (metrics.served) app.use(countRequests(metrics));

@@ -7,11 +7,14 @@ import { RateLimitGuard } from './rate-limit.guard';
 import { RATE_LIMIT_THROTTLERS } from './rate-limit.module';
 import { MemoryRateLimitStore, WindowHit } from './rate-limit.store';
 import { SharedRateLimit } from './shared-rate-limit';
+import { PublicPageRateLimit } from './public-page-rate-limit';
 
 class Routes {
   plain(): void {}
   @SharedRateLimit('search')
   search(): void {}
+  @PublicPageRateLimit()
+  page(): void {}
 }
 
 const KEY: ApiKeyPrincipal = {
@@ -37,9 +40,13 @@ const SESSION: SessionPrincipal = {
   planActive: true,
 };
 
-const call = (principal: ApiKeyPrincipal | SessionPrincipal, handler: keyof Routes = 'plain') => {
+const call = (
+  principal: ApiKeyPrincipal | SessionPrincipal | undefined,
+  handler: keyof Routes = 'plain',
+  ip = '203.0.113.7',
+) => {
   const headers: Record<string, string> = {};
-  const req = { method: 'GET', route: { path: '/v1/things/:id' }, path: '/v1/things/7', principal };
+  const req = { method: 'GET', route: { path: '/v1/things/:id' }, path: '/v1/things/7', principal, ip };
   const res = { setHeader: (name: string, value: string) => (headers[name] = value) };
   const ctx = new ExecutionContextHost([req, res], Routes, Routes.prototype[handler]) as ExecutionContext;
   return { ctx, headers };
@@ -113,6 +120,24 @@ describe('RateLimitGuard', () => {
     await guard.refused(ctx, KEY);
     await guard.refused(ctx, KEY);
     expect(headers['X-RateLimit-Remaining-short']).toBe('120');
+    expect(batches).toHaveLength(0);
+  });
+
+  it('counts a public page per client IP only, without headers, and refuses the 61st call of the minute', async () => {
+    const { ctx, headers } = call(undefined, 'page');
+    await expect(guard.canActivate(ctx)).resolves.toBe(true);
+    expect(batches[0].map(({ key, ttl, limit }) => ({ key, ttl, limit }))).toEqual([
+      { key: 'public-page:ip:203.0.113.7', ttl: 60_000, limit: 60 },
+    ]);
+    expect(headers).toEqual({});
+    for (let i = 1; i < 60; i += 1) await guard.canActivate(call(undefined, 'page').ctx);
+    await expect(guard.canActivate(call(undefined, 'page').ctx)).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
+    await expect(guard.canActivate(call(undefined, 'page', '203.0.113.8').ctx)).resolves.toBe(true);
+    // a public route without the decorator is not limited
+    batches = [];
+    await expect(guard.canActivate(call(undefined).ctx)).resolves.toBe(true);
     expect(batches).toHaveLength(0);
   });
 });

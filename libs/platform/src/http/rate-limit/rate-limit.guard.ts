@@ -15,6 +15,7 @@ import { ApiKeyPrincipal, Principal } from '../../auth/principal';
 import { DomainError } from '../../errors/domain-error';
 import { Metrics } from '../../metrics/metrics';
 import { RateLimitStore, WindowHit, WindowRecord } from './rate-limit.store';
+import { clientIpOf, PUBLIC_PAGE_LIMITED } from './public-page-rate-limit';
 
 interface CallWindow extends WindowHit {
   throttler: ThrottlerOptions;
@@ -31,7 +32,8 @@ const limitedKeyOf = (req: AuthedRequest): string | null => {
 
 /**
  * The last step of the pipeline: the throttler, per API key and route template (`GET /v1/leads/:id`),
- * and per integration key across its routes; session and public routes are not limited. Every named throttler of the call
+ * and per integration key across its routes; public pages (`@PublicPageRateLimit()`) per client IP;
+ * other session and public routes are not limited. Every named throttler of the call
  * (short, medium, long, and a shared limit on routes that name one) is counted in one store round
  * trip; every window is spent even when one refuses, as fixed windows do. Sets
  * `X-RateLimit-Limit-<name>` and `X-RateLimit-Remaining-<name>`; past a limit, 429 RATE_LIMITED
@@ -88,11 +90,12 @@ export class RateLimitGuard extends ThrottlerGuard implements GrantRefusalListen
   }
 
   protected override async shouldSkip(ctx: ExecutionContext): Promise<boolean> {
+    if (this.reflector.get(PUBLIC_PAGE_LIMITED, ctx.getHandler()) === true) return false;
     return limitedKeyOf(ctx.switchToHttp().getRequest<AuthedRequest>()) === null;
   }
 
-  protected override async getTracker(req: AuthedRequest): Promise<string> {
-    return limitedKeyOf(req)!;
+  protected override async getTracker(req: AuthedRequest & Request): Promise<string> {
+    return limitedKeyOf(req) ?? clientIpOf(req);
   }
 
   /** Per API key and route template, whatever the path parameters; per integration key across its routes. */

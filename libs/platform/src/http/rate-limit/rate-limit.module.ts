@@ -8,6 +8,7 @@ import { AuthedRequest } from '../../auth/access.decorators';
 import { ApiKeyPrincipal } from '../../auth/principal';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './rate-limit.store';
 import { SHARED_LIMIT, SHARED_LIMITS, SharedLimitName } from './shared-rate-limit';
+import { clientIpOf, PUBLIC_PAGE_LIMIT, PUBLIC_PAGE_LIMITED } from './public-page-rate-limit';
 
 /** Spec Limits: per key per endpoint, 120/min, 600/10 min, 3,000/h. */
 export const RATE_WINDOWS = [
@@ -26,8 +27,12 @@ export const INTEGRATION_RATE_WINDOWS = [
   { name: 'long', ttl: HOUR, limit: 15000 },
 ] as const;
 
-/** The guard skips every call that is not a key's, so the throttlers see only keys. */
+/** The guard skips every call that is neither a key's nor a public page's; a key's throttlers skip public pages. */
 const keyOf = (req: AuthedRequest): ApiKeyPrincipal => req.principal as ApiKeyPrincipal;
+const keyless = (ctx: ExecutionContext): boolean => {
+  const req = ctx.switchToHttp().getRequest<AuthedRequest>();
+  return !req.integration && req.principal?.kind !== 'apiKey';
+};
 
 /** A key's raised per-minute limit scales all three windows; an integration key has its own. */
 const scaled = (limit: number, integrationLimit: number) => (ctx: ExecutionContext) => {
@@ -46,7 +51,7 @@ const sharedThrottlers = (name: SharedLimitName): ThrottlerOptions[] => {
     ttl: MINUTE,
     limit: SHARED_LIMITS[name].perMinute,
     setHeaders: false,
-    skipIf: (ctx: ExecutionContext) => reflector.get(SHARED_LIMIT, ctx.getHandler()) !== name,
+    skipIf: (ctx: ExecutionContext) => keyless(ctx) || reflector.get(SHARED_LIMIT, ctx.getHandler()) !== name,
   };
   return [
     {
@@ -64,13 +69,26 @@ const sharedThrottlers = (name: SharedLimitName): ThrottlerOptions[] => {
   ];
 };
 
+/** `@PublicPageRateLimit()` routes: one window per client IP across all of them, no budget headers. */
+const publicPageThrottler: ThrottlerOptions = {
+  name: 'public-page',
+  ttl: MINUTE,
+  limit: PUBLIC_PAGE_LIMIT.perMinute,
+  setHeaders: false,
+  skipIf: (ctx: ExecutionContext) => reflector.get(PUBLIC_PAGE_LIMITED, ctx.getHandler()) !== true,
+  getTracker: (req: Parameters<typeof clientIpOf>[0]) => clientIpOf(req),
+  generateKey: (_ctx, tracker) => `public-page:ip:${tracker}`,
+};
+
 export const RATE_LIMIT_THROTTLERS: ThrottlerOptions[] = [
   ...RATE_WINDOWS.map(({ name, ttl, limit }, i) => ({
     name,
     ttl,
     limit: scaled(limit, INTEGRATION_RATE_WINDOWS[i].limit),
+    skipIf: keyless,
   })),
   ...(Object.keys(SHARED_LIMITS) as SharedLimitName[]).flatMap(sharedThrottlers),
+  publicPageThrottler,
 ];
 
 /** The throttler's configuration and storage: Redis with REDIS_URL, memory otherwise. */
