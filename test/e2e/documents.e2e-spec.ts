@@ -1,6 +1,17 @@
 import { AppConfig, HOUR, JobName, MINUTE, PeriodicJobRegistry } from '@app/platform';
 import { documentListStatement } from '../../libs/documents/src/application/document-list.sql';
-import { Agency, api, count, expectError, expectNotFound, expectValidation, sql, TestApp } from '../fixtures';
+import {
+  Agency,
+  api,
+  count,
+  DOCUMENT_FIELDS,
+  DOCUMENT_ROW_FIELDS,
+  expectError,
+  expectNotFound,
+  expectValidation,
+  sql,
+  TestApp,
+} from '../fixtures';
 import {
   DocumentBody,
   documentsKey,
@@ -20,30 +31,8 @@ import {
  */
 
 const MISSING = '0190a0a0-0000-7000-8000-000000000001';
-const FIELDS_ROW = [
-  'assigneeIds',
-  'attachedLeadCount',
-  'attachedListingCount',
-  'createdAt',
-  'createdBy',
-  'folderId',
-  'id',
-  'kind',
-  'shareUrl',
-  'sizeBytes',
-  'title',
-  'updatedAt',
-  'visibility',
-];
-const FIELDS_FULL = [
-  ...FIELDS_ROW,
-  'attachedLeadIds',
-  'attachedListingIds',
-  'body',
-  'shareExpiresAt',
-  'shareRevokedAt',
-  'truncated',
-].sort();
+const FIELDS_ROW = DOCUMENT_ROW_FIELDS;
+const FIELDS_FULL = DOCUMENT_FIELDS;
 
 interface Keys {
   admin: string;
