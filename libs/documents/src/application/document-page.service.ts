@@ -4,6 +4,7 @@ import { OrganizationsService } from '@app/identity';
 import { Clock, DomainError, notFound, preparedRows } from '@app/platform';
 import { DocumentRepository } from '../domain/document.repository';
 import { renderDocumentPage } from './document-page.renderer';
+import { RenderedPages } from './rendered-pages';
 
 /** A token of 32 random bytes in base64url is 43 characters; anything else is no token of ours. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{20,128}$/;
@@ -19,6 +20,8 @@ const gone = () => new DomainError('GONE', 'This link is no longer available.');
  */
 @Injectable()
 export class DocumentPageService {
+  private readonly rendered = new RenderedPages();
+
   constructor(
     private readonly em: EntityManager,
     private readonly documents: DocumentRepository,
@@ -39,7 +42,12 @@ export class DocumentPageService {
     if (!document.shareLive) throw gone();
     const organization = await this.organizations.stateOf(document.organizationId);
     if (!organization?.planActive || organization.disabled) throw notFound('Page');
-    return renderDocumentPage(document);
+    const key = RenderedPages.key(document);
+    const cached = this.rendered.get(key);
+    if (cached !== undefined) return cached;
+    const html = renderDocumentPage(document);
+    this.rendered.set(key, html);
+    return html;
   }
 
   private async isGoneLink(token: string): Promise<boolean> {
