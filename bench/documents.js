@@ -145,6 +145,13 @@ const list = (random) =>
  * paragraph when given.
  */
 function markdown(random, codePoints, mention) {
+  if (mention) {
+    // a paragraph of its own at a block boundary, after the cut (so never cut off)
+    const said = `Consultar el ${mention} antes de firmar.`;
+    const blocks = markdown(random, Math.max(1, codePoints - said.length - 2)).split('\n\n');
+    blocks.splice(Math.floor(random() * (blocks.length + 1)), 0, said);
+    return blocks.join('\n\n');
+  }
   const blocks = [];
   let length = 0;
   let section = 0;
@@ -157,11 +164,6 @@ function markdown(random, codePoints, mention) {
     else block = paragraph(random);
     blocks.push(block);
     length += block.length + 2;
-  }
-  if (mention) {
-    // not in the last block: only the last one can be cut below
-    const at = Math.floor(random() * Math.max(1, blocks.length - 1));
-    blocks[at] = `${blocks[at]} Consultar el ${mention} antes de firmar.`;
   }
   const text = blocks.join('\n\n');
   // exactly codePoints code points (a cut never splits a surrogate pair: Array.from walks code points)
