@@ -6,7 +6,7 @@
 //   documents, against the baseline's same route (the same built statement, unprepared, and the
 //   same attachment counts), closed loop only.
 const { v7: uuidv7 } = require('uuid');
-const { log, sql, seededRandom, getJson, closedLoop, round } = require('./lib');
+const { log, sql, seededRandom, getJson, closedLoop, round, summarizeProfile } = require('./lib');
 
 const env = process.env;
 /** `documents-big`: requests per sub-row (create, read, render), connections, warm-up requests. */
@@ -188,7 +188,7 @@ const forwardedFor = (i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`
  * The three sub-rows, one after the other, on the API only: a warm-up of BIG_WARMUP requests,
  * then BIG_REQUESTS requests in a closed loop of BIG_CONNECTIONS connections, CPU measured.
  */
-async function runDocumentsBig({ sides, ctx, meter, headers }) {
+async function runDocumentsBig({ sides, ctx, meter, headers, config }) {
   const api = sides.api;
   const random = seededRandom(15);
   const body = markdown(random, BIG_CODE_POINTS);
@@ -205,6 +205,8 @@ async function runDocumentsBig({ sides, ctx, meter, headers }) {
     legs: {},
     pairs: [],
     warmup: {},
+    // with BENCH_PROFILE=1: the API's CPU profile of each sub-row's measured requests
+    profiles: {},
   };
   let created = 0;
   const phases = {
@@ -232,6 +234,7 @@ async function runDocumentsBig({ sides, ctx, meter, headers }) {
       if (warm.non2xx || warm.errors)
         log(`documents-big ${name} warm-up: ${JSON.stringify(warm.statuses)}, ${warm.errors} errors`);
     }
+    if (config.profile) await api.ask({ profile: 'start' });
     const run = await meter.measure(api.pid, () =>
       closedLoop({
         base: api.base,
@@ -241,6 +244,10 @@ async function runDocumentsBig({ sides, ctx, meter, headers }) {
         amount: BIG_REQUESTS,
       }),
     );
+    if (config.profile) {
+      const { profiled: file } = await api.ask({ profile: 'stop', label: `documents-big-${name}` });
+      result.profiles[name] = { file, ...summarizeProfile(file) };
+    }
     const bad =
       run.non2xx || run.errors
         ? ` (${run.non2xx} non-2xx ${JSON.stringify(run.statuses)}, ${run.errors} errors)`
