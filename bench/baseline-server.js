@@ -755,12 +755,16 @@ const PUBLIC_BASE_URL = (process.env.PUBLIC_BASE_URL ?? 'http://localhost').repl
 /** A list row as the API's `toDocumentRowJson` writes it (a share whose time has passed reads as revoked). */
 function documentRow(row, attachedLeadCount, now) {
   const expired = row.share_expires_at !== null && new Date(row.share_expires_at) <= now;
-  const live = row.visibility === 'public' && row.share_token !== null && row.share_revoked_at === null && !expired;
+  const live =
+    row.visibility === 'public' && row.share_token !== null && row.share_revoked_at === null && !expired;
   return {
     id: row.id,
     title: row.title,
     kind: row.kind,
-    visibility: row.visibility === 'public' && expired && row.share_revoked_at === null ? 'organization' : row.visibility,
+    visibility:
+      row.visibility === 'public' && expired && row.share_revoked_at === null
+        ? 'organization'
+        : row.visibility,
     sizeBytes: Number(row.size_bytes),
     createdBy: row.created_by,
     assigneeIds: row.assignee_ids,
