@@ -34,6 +34,7 @@ const routingLeads = built('crm/src/application/routing-leads.sql.js');
 const routingEngine = built('routing/src/domain/routing-engine.js');
 const routePool = built('routing/src/domain/route-pool.js');
 const routeClock = built('routing/src/domain/route-clock.js');
+const documentList = built('documents/src/application/document-list.sql.js');
 const SQL = {
   doorFacts: (secretHash) => door.doorFactsStatement(secretHash),
   me: (userId, organizationId) => people.meStatement(userId, organizationId),
@@ -152,6 +153,16 @@ const SQL = {
       rows.map((r) => r.now),
     ],
   }),
+  // the document list (issue 15): one statement for the page and its exact total, run UNPREPARED
+  // as the API runs it (its text varies with the filters), then the page's lead attachment counts
+  // (DocumentAttachmentsReader.counts, written out: it has no *.sql module), prepared
+  documentList: (organizationId, viewer, filters, offset, limit) =>
+    documentList.documentListStatement(organizationId, viewer, filters, offset, limit),
+  documentAttachmentCounts: (documentIds) => ({
+    sql: `select document_id as "documentId", count(*)::int as n from document_lead_attachments
+           where document_id = any(?::uuid[]) group by document_id`,
+    params: [documentIds],
+  }),
   insertInquiry: (row) => ({
     sql: `insert into lead_inquiries (id, organization_id, lead_id, origin, message, listing, actor, occurred_at)
           values (?, ?, ?, ?, ?, ?::jsonb, ?, ?)`,
@@ -186,6 +197,12 @@ function run(statement, client = pool) {
     named.set(statement.sql, shape);
   }
   return client.query({ name: shape.name, text: shape.text, values: statement.params });
+}
+
+/** The same statement as pg's unnamed one (`preparedRows(..., { prepare: false })`): bound, planned per run. */
+function runUnnamed(statement, client = pool) {
+  let n = 0;
+  return client.query({ text: statement.sql.replace(/\?/g, () => `$${++n}`), values: statement.params });
 }
 
 // ---- Authentication: hash, 5-second cache, the door's statement on a miss.
@@ -733,6 +750,61 @@ async function putLead(key, externalId, body) {
   }
 }
 
+const PUBLIC_BASE_URL = (process.env.PUBLIC_BASE_URL ?? 'http://localhost').replace(/\/+$/, '');
+
+/** A list row as the API's `toDocumentRowJson` writes it (a share whose time has passed reads as revoked). */
+function documentRow(row, attachedLeadCount, now) {
+  const expired = row.share_expires_at !== null && new Date(row.share_expires_at) <= now;
+  const live =
+    row.visibility === 'public' && row.share_token !== null && row.share_revoked_at === null && !expired;
+  return {
+    id: row.id,
+    title: row.title,
+    kind: row.kind,
+    visibility:
+      row.visibility === 'public' && expired && row.share_revoked_at === null
+        ? 'organization'
+        : row.visibility,
+    sizeBytes: Number(row.size_bytes),
+    createdBy: row.created_by,
+    assigneeIds: row.assignee_ids,
+    shareUrl: live ? `${PUBLIC_BASE_URL}/d/${row.share_token}` : null,
+    attachedLeadCount,
+    attachedListingCount: row.attached_listing_ids.length,
+    folderId: row.folder_id,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+/**
+ * `GET /v1/documents?q=&limit=&offset=` (issue 15): the plan rule (documents need an active plan),
+ * the API's own list statement unprepared, the page's attachment counts, `{data, hasMore,
+ * nextOffset, total}`. Only `q`, `limit` and `offset` are read (what the benchmark sends).
+ */
+async function listDocuments(key, params) {
+  if (!key.plan_active) throw new HttpError(403, 'PLAN_REQUIRED', 'An active plan is required.');
+  const offset = Number(params.get('offset') ?? 0);
+  if (!Number.isInteger(offset) || offset < 0) throw new HttpError(400, 'VALIDATION_FAILED', 'Bad paging.');
+  const limit = positive(params.get('limit'), 20);
+  const q = params.get('q')?.trim();
+  if (limit > 50 || (q && q.length > 128)) throw new HttpError(400, 'VALIDATION_FAILED', 'Bad query.');
+  const viewer = { userId: key.created_by_id, isAdmin: key.owner_role === 'admin' };
+  const filters = { q: q || undefined, mine: false, sort: 'updated' };
+  const { rows } = await runUnnamed(SQL.documentList(key.organization_id, viewer, filters, offset, limit));
+  const found = rows.filter((row) => row.id !== null);
+  const counts = new Map();
+  if (found.length) {
+    const counted = await run(SQL.documentAttachmentCounts(found.map((row) => row.id)));
+    for (const row of counted.rows) counts.set(row.documentId, row.n);
+  }
+  const now = new Date();
+  const data = found.map((row) => documentRow(row, counts.get(row.id) ?? 0, now));
+  const total = Number(rows[0]?.total ?? 0);
+  const hasMore = data.length > 0 && offset + data.length < total;
+  return { data, hasMore, nextOffset: hasMore ? offset + data.length : null, total };
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const queueNotFound = () => new HttpError(404, 'NOT_FOUND', 'Queue not found.');
 
@@ -822,6 +894,7 @@ async function route(req) {
   if (pathname === '/v1/me') return me(key);
   if (pathname === '/v1/leads') return listLeads(key, url.searchParams);
   if (pathname === '/v1/deals') return listDeals(key, url.searchParams);
+  if (pathname === '/v1/documents') return listDocuments(key, url.searchParams);
   const byId = /^\/v1\/leads\/(\d{1,15})$/.exec(pathname);
   if (byId) return leadById(key, Number(byId[1]));
   throw new HttpError(404, 'NOT_FOUND', 'No such route.');

@@ -128,9 +128,9 @@ async function startServer({ label, args, cwd, env, port, ipc = false }) {
 
 /**
  * The built API of checkout `root` (its `npm run build` output). `profileDir`: preload the CPU
- * profiler hook (bench/profile-hook.js), driven over IPC.
+ * profiler hook (bench/profile-hook.js), driven over IPC. `env`: what the chosen workloads add.
  */
-async function startApi({ label = 'API', databaseUrl, root = ROOT, profileDir }) {
+async function startApi({ label = 'API', databaseUrl, root = ROOT, profileDir, env = {} }) {
   const args = [path.join(root, 'dist/apps/api/src/main.js')];
   if (profileDir) args.unshift('--require', path.join(__dirname, 'profile-hook.js'));
   return startServer({
@@ -145,18 +145,19 @@ async function startApi({ label = 'API', databaseUrl, root = ROOT, profileDir })
       LOG_LEVEL: 'warn',
       REDIS_URL: '',
       ...(profileDir ? { BENCH_PROFILE_DIR: profileDir } : {}),
+      ...env,
     },
   });
 }
 
 /** bench/baseline-server.js, running the SQL modules built in `sqlRoot`. */
-async function startBaseline({ databaseUrl, sqlRoot = ROOT }) {
+async function startBaseline({ databaseUrl, sqlRoot = ROOT, env = {} }) {
   return startServer({
     label: 'baseline',
     args: [path.join(__dirname, 'baseline-server.js')],
     cwd: __dirname,
     port: await freePort(),
-    env: { DATABASE_URL: databaseUrl, BENCH_SQL_ROOT: sqlRoot },
+    env: { DATABASE_URL: databaseUrl, BENCH_SQL_ROOT: sqlRoot, ...env },
   });
 }
 

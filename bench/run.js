@@ -36,6 +36,7 @@ const {
   machine,
 } = require('./lib');
 const { DEFAULT_WORKLOADS, prepareContext, selectWorkloads } = require('./workloads');
+const { documentsMarkdown } = require('./documents');
 
 const env = process.env;
 const config = {
@@ -408,6 +409,7 @@ function markdown(report, allWorkloads, sides, ctx) {
   const workloads = allWorkloads.filter((w) => !w.section);
   const ingest = allWorkloads.filter((w) => w.section === 'ingest');
   const routing = allWorkloads.filter((w) => w.section === 'routing');
+  const documents = allWorkloads.filter((w) => w.section === 'documents');
   lines.push(
     `### Measured ${m.date} on this machine (build ${m.build}${config.compare ? `, before = ${report.compareBuild}` : ''})`,
   );
@@ -482,6 +484,10 @@ function markdown(report, allWorkloads, sides, ctx) {
     lines.push('');
     lines.push(...routingMarkdown(report, routing, sides));
   }
+  if (documents.length) {
+    lines.push('');
+    lines.push(...documentsMarkdown(report, documents, sides, ctx, config));
+  }
   if (config.compare) {
     lines.push('');
     lines.push(
@@ -492,7 +498,8 @@ function markdown(report, allWorkloads, sides, ctx) {
       '| workload | after req/s | before req/s | after ÷ before (range) | after CPU ms/req | before CPU ms/req | after ÷ baseline | before ÷ baseline |',
     );
     lines.push('|---|---|---|---|---|---|---|---|');
-    for (const w of allWorkloads) {
+    // (a workload of the API alone, `documents-big`, has no pairs)
+    for (const w of allWorkloads.filter((x) => report.workloads[x.name].pairs.some((p) => p.compare))) {
       const r = report.workloads[w.name];
       const cmp = r.pairs.find((p) => p.compare);
       const afterPair = r.pairs.find((p) => p.label === sides.api.label);
@@ -562,12 +569,20 @@ async function main() {
   );
 
   const profileDir = config.profile ? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-profile-')) : undefined;
+  // what the chosen workloads add to the servers' environment (issue 15: PUBLIC_BASE_URL, TRUST_PROXY_HOPS)
+  const apiEnv = Object.assign({}, ...workloads.map((w) => w.apiEnv ?? {}));
+  const baselineEnv = Object.assign({}, ...workloads.map((w) => w.baselineEnv ?? {}));
   const db = await createBenchDatabase();
   const sides = {};
   const stops = [() => db.drop()];
   let meter;
   try {
-    sides.api = await startApi({ label: config.compare ? 'after' : 'API', databaseUrl: db.url, profileDir });
+    sides.api = await startApi({
+      label: config.compare ? 'after' : 'API',
+      databaseUrl: db.url,
+      profileDir,
+      env: apiEnv,
+    });
     stops.unshift(() => sides.api.stop());
     log(`seeding ${config.leads} leads`);
     const started = Date.now();
@@ -582,10 +597,11 @@ async function main() {
         databaseUrl: db.url,
         root: config.compare,
         profileDir,
+        env: apiEnv,
       });
       stops.unshift(() => sides.compare.stop());
     }
-    sides.baseline = await startBaseline({ databaseUrl: db.url });
+    sides.baseline = await startBaseline({ databaseUrl: db.url, env: baselineEnv });
     stops.unshift(() => sides.baseline.stop());
     meter = cpuMeter(db.name);
     stops.unshift(() => meter.end());
@@ -613,9 +629,13 @@ async function main() {
           legCount,
           rounds: config.rounds,
           api: sides.api,
+          headers,
         });
       }
-      report.workloads[workload.name] = await runWorkload(workload, sides, ctx, meter, headers);
+      // a workload of its own shape (`documents-big`: the API alone, three sub-rows) runs itself
+      report.workloads[workload.name] = workload.run
+        ? await workload.run({ sides, ctx, meter, headers, config })
+        : await runWorkload(workload, sides, ctx, meter, headers);
     }
     const others = Object.values(report.workloads).flatMap((w) =>
       Object.values(w.legs).flatMap((l) => [

@@ -8,6 +8,7 @@ const { createHash, randomBytes } = require('node:crypto');
 const path = require('node:path');
 const { Client } = require('pg');
 const { ROOT, log, sql, seededRandom, getJson, canonical } = require('./lib');
+const { DOCUMENT_WORKLOADS } = require('./documents');
 
 const PAGES = 50;
 
@@ -629,6 +630,8 @@ const WORKLOADS = {
     row: '`GET /v1/deals?status=open`',
     path: () => () => '/v1/deals?status=open',
   },
+  // issue 15 (bench/documents.js): `documents-big`, `documents-list`, `documents-list-body`
+  ...DOCUMENT_WORKLOADS,
 };
 
 const DEFAULT_WORKLOADS = ['me', 'list', 'list-page50', 'lead', 'search-rare', 'search-common', 'door'];
