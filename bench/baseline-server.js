@@ -155,14 +155,10 @@ const SQL = {
   }),
   // the document list (issue 15): one statement for the page and its exact total, run UNPREPARED
   // as the API runs it (its text varies with the filters), then the page's lead attachment counts
-  // (DocumentAttachmentsReader.counts, written out: it has no *.sql module), prepared
+  // (the API's `attachmentCountsStatement`), prepared
   documentList: (organizationId, viewer, filters, offset, limit) =>
     documentList.documentListStatement(organizationId, viewer, filters, offset, limit),
-  documentAttachmentCounts: (documentIds) => ({
-    sql: `select document_id as "documentId", count(*)::int as n from document_lead_attachments
-           where document_id = any(?::uuid[]) group by document_id`,
-    params: [documentIds],
-  }),
+  documentAttachmentCounts: (documentIds) => documentList.attachmentCountsStatement(documentIds),
   insertInquiry: (row) => ({
     sql: `insert into lead_inquiries (id, organization_id, lead_id, origin, message, listing, actor, occurred_at)
           values (?, ?, ?, ?, ?, ?::jsonb, ?, ?)`,

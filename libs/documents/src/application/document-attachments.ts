@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { LeadAccess } from '@app/crm';
 import { Principal, preparedRows } from '@app/platform';
 import type { DocumentAttachments } from '../views/document.view';
+import { attachmentCountsStatement } from './document-list.sql';
 
 /**
  * A document's lead attachments as its view shows them: how many leads in all, and which of them
@@ -32,11 +33,10 @@ export class DocumentAttachmentsReader {
   /** Counts for a page of documents (the lists): one statement. */
   async counts(documentIds: string[]): Promise<Map<string, number>> {
     if (documentIds.length === 0) return new Map();
-    const rows = await preparedRows<{ documentId: string; n: number }>(this.em, {
-      sql: `select document_id as "documentId", count(*)::int as n from document_lead_attachments
-             where document_id = any(?::uuid[]) group by document_id`,
-      params: [documentIds],
-    });
+    const rows = await preparedRows<{ documentId: string; n: number }>(
+      this.em,
+      attachmentCountsStatement(documentIds),
+    );
     return new Map(rows.map((row) => [row.documentId, row.n]));
   }
 }

@@ -151,3 +151,10 @@ export function documentListStatement(
     params: [...where.params, limit, offset],
   };
 }
+
+/** How many leads each of a page's documents is attached to (the rows' `attachedLeadCount`). */
+export const attachmentCountsStatement = (documentIds: string[]): Statement => ({
+  sql: `select document_id as "documentId", count(*)::int as n from document_lead_attachments
+         where document_id = any(?::uuid[]) group by document_id`,
+  params: [documentIds],
+});
