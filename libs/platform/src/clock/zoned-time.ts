@@ -40,6 +40,7 @@ export function isKnownZone(tz: string): boolean {
 
 /** How far `tz`'s wall clock is ahead of UTC at the instant `at`. */
 export function offsetMs(tz: string, at: number): number {
+  if (tz === 'UTC') return 0;
   const values: Record<string, number> = {};
   for (const part of formatter(tz).formatToParts(new Date(at))) values[part.type] = Number(part.value);
   const wall = Date.UTC(values.year, values.month - 1, values.day, values.hour, values.minute, values.second);
