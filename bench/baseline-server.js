@@ -118,7 +118,6 @@ const SQL = {
     routingSql.saveRouteStateStatement(organizationId, ruleId, state),
   saveCounters: (organizationId, counters) => routingSql.saveCountersStatement(organizationId, counters),
   insertDecision: (row) => routingSql.insertDecisionStatement(row),
-  recordAssignment: (writes) => routingSql.recordAssignmentStatement(writes),
   rememberExternalId: (organizationId, connector, externalId, leadId, now) => ({
     sql: `with inserted as (
             insert into integration_external_ids (organization_id, connector, kind, external_id, record_id, lead_id, created_at)
@@ -555,47 +554,50 @@ async function routeLead(client, org, leadId, now) {
   const userId = decided.userId;
   const plusOne = (counts) => ({ ...counts, [userId]: (counts[userId] ?? 0) + 1 });
   const route = decided.ruleId ? loaded.routes.find((r) => r.id === decided.ruleId) : null;
+  if (route) {
+    await run(
+      SQL.saveRouteState(org, route.id, {
+        lastAssigneeId: userId,
+        received: plusOne(route.state.received),
+        todayDay: routeClock.wallTime(now, route.schedule?.zone ?? null).day,
+        todayCounts: plusOne(routingEngine.todayCounts(route, now)),
+      }),
+      client,
+    );
+  }
   const active = new Set(loaded.snapshot.activeUserIds);
   const lastAssigned = Object.fromEntries(
     Object.entries(loaded.settings.lastAssigned).filter(([id]) => active.has(id)),
   );
   lastAssigned[userId] = now.toISOString();
+  await run(
+    SQL.saveCounters(org, {
+      todayDay: loaded.utcDay,
+      todayCounts: plusOne(loaded.snapshot.receivedToday),
+      lastAssigned,
+    }),
+    client,
+  );
   const minutes = route?.reassignAfterMinutes ?? null;
   const reassignDueAt = minutes ? new Date(now.getTime() + minutes * 60_000) : null;
-  // the API's one write statement of an assignment (route state, counters, decision log)
   await run(
-    SQL.recordAssignment({
-      routeState: route
-        ? SQL.saveRouteState(org, route.id, {
-            lastAssigneeId: userId,
-            received: plusOne(route.state.received),
-            todayDay: routeClock.wallTime(now, route.schedule?.zone ?? null).day,
-            todayCounts: plusOne(routingEngine.todayCounts(route, now)),
-          })
-        : null,
-      counters: SQL.saveCounters(org, {
-        todayDay: loaded.utcDay,
-        todayCounts: plusOne(loaded.snapshot.receivedToday),
-        lastAssigned,
-      }),
-      decision: SQL.insertDecision({
-        id: uuidv7(),
-        organizationId: org,
-        leadId,
-        at: now,
-        trigger: 'intake',
-        ruleId: decided.ruleId,
-        routeName: decided.routeName,
-        strategy: decided.strategy,
-        smartRouting: decided.smartRouting,
-        userId,
-        previousUserIds: [],
-        why: decided.why,
-        steps: decided.steps,
-        reassignDueAt,
-        reassignState: reassignDueAt ? 'pending' : null,
-        chainUserIds: [userId],
-      }),
+    SQL.insertDecision({
+      id: uuidv7(),
+      organizationId: org,
+      leadId,
+      at: now,
+      trigger: 'intake',
+      ruleId: decided.ruleId,
+      routeName: decided.routeName,
+      strategy: decided.strategy,
+      smartRouting: decided.smartRouting,
+      userId,
+      previousUserIds: [],
+      why: decided.why,
+      steps: decided.steps,
+      reassignDueAt,
+      reassignState: reassignDueAt ? 'pending' : null,
+      chainUserIds: [userId],
     }),
     client,
   );

@@ -7,12 +7,7 @@ import { wallTime } from '../domain/route-clock';
 import type { RoutingTrigger } from '../domain/routing-decision.entity';
 import { decide, decideWithinRoute, todayCounts, type RoutingDecision } from '../domain/routing-engine';
 import { factsOf } from './lead-facts';
-import {
-  insertDecisionStatement,
-  recordAssignmentStatement,
-  saveCountersStatement,
-  saveRouteStateStatement,
-} from './routing.sql';
+import { insertDecisionStatement, saveCountersStatement, saveRouteStateStatement } from './routing.sql';
 import { LoadedRouting, RoutingSnapshots } from './routing-snapshots';
 
 /** A real assignment, as logged (`routing_decisions`). */
@@ -88,7 +83,7 @@ export class LeadAssigner {
     return loaded.routes.find((route) => route.row.id === ruleId)!;
   }
 
-  /** The writes of one assignment, one statement under the routing lock the load took. */
+  /** The writes of one assignment, all under the routing lock the load took. */
   private async record(
     loaded: LoadedRouting,
     leadId: number,
@@ -99,51 +94,52 @@ export class LeadAssigner {
     const userId = decided.userId!;
     const org = loaded.organizationId;
     const plusOne = (counts: Record<string, number>) => ({ ...counts, [userId]: (counts[userId] ?? 0) + 1 });
-    const routeState = decided.ruleId
-      ? (() => {
-          const route = this.route(loaded, decided.ruleId).snapshot;
-          return saveRouteStateStatement(org, route.id, {
-            lastAssigneeId: userId,
-            received: plusOne(route.state.received),
-            todayDay: wallTime(now, route.schedule?.zone ?? null).day,
-            todayCounts: plusOne(todayCounts(route, now)),
-          });
-        })()
-      : null;
+    if (decided.ruleId) {
+      const route = this.route(loaded, decided.ruleId).snapshot;
+      await preparedRows(
+        this.em,
+        saveRouteStateStatement(org, route.id, {
+          lastAssigneeId: userId,
+          received: plusOne(route.state.received),
+          todayDay: wallTime(now, route.schedule?.zone ?? null).day,
+          todayCounts: plusOne(todayCounts(route, now)),
+        }),
+      );
+    }
     const active = new Set(loaded.snapshot.activeUserIds);
     const lastAssigned = Object.fromEntries(
       Object.entries(loaded.settings.lastAssigned).filter(([id]) => active.has(id)),
     );
     lastAssigned[userId] = now.toISOString();
+    await preparedRows(
+      this.em,
+      saveCountersStatement(org, {
+        todayDay: loaded.utcDay,
+        todayCounts: plusOne(loaded.snapshot.receivedToday),
+        lastAssigned,
+      }),
+    );
     const decisionId = uuidv7();
     const reassignDueAt = log.minutes ? new Date(now.getTime() + log.minutes * 60_000) : null;
     await preparedRows(
       this.em,
-      recordAssignmentStatement({
-        routeState,
-        counters: saveCountersStatement(org, {
-          todayDay: loaded.utcDay,
-          todayCounts: plusOne(loaded.snapshot.receivedToday),
-          lastAssigned,
-        }),
-        decision: insertDecisionStatement({
-          id: decisionId,
-          organizationId: org,
-          leadId,
-          at: now,
-          trigger: log.trigger,
-          ruleId: decided.ruleId,
-          routeName: decided.routeName,
-          strategy: decided.strategy,
-          smartRouting: decided.smartRouting,
-          userId,
-          previousUserIds: log.previousUserIds,
-          why: decided.why,
-          steps: decided.steps,
-          reassignDueAt,
-          reassignState: reassignDueAt ? 'pending' : null,
-          chainUserIds: [...log.chain, userId],
-        }),
+      insertDecisionStatement({
+        id: decisionId,
+        organizationId: org,
+        leadId,
+        at: now,
+        trigger: log.trigger,
+        ruleId: decided.ruleId,
+        routeName: decided.routeName,
+        strategy: decided.strategy,
+        smartRouting: decided.smartRouting,
+        userId,
+        previousUserIds: log.previousUserIds,
+        why: decided.why,
+        steps: decided.steps,
+        reassignDueAt,
+        reassignState: reassignDueAt ? 'pending' : null,
+        chainUserIds: [...log.chain, userId],
       }),
     );
     return {

@@ -184,21 +184,3 @@ export const finishDecisionStatement = (decisionId: string, state: 'done' | 'dro
   sql: `update routing_decisions set reassign_state = ? where id = ? and reassign_state = 'pending'`,
   params: [state, decisionId],
 });
-
-/**
- * The writes of one assignment as ONE statement (one round trip inside the serial section): the
- * route's state and the counters as data-modifying CTEs, which PostgreSQL runs to completion
- * whether or not the main statement reads them, then the decision log row.
- */
-export const recordAssignmentStatement = (writes: {
-  routeState: Statement | null;
-  counters: Statement;
-  decision: Statement;
-}): Statement => {
-  const ctes = [writes.routeState, writes.counters].filter((part): part is Statement => part !== null);
-  return {
-    sql: `with ${ctes.map((part, index) => `w${index} as (${part.sql} returning 1)`).join(', ')}
-          ${writes.decision.sql}`,
-    params: [...ctes.flatMap((part) => part.params), ...writes.decision.params],
-  };
-};
