@@ -1,9 +1,8 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { preparedRows, Principal, wholeList, type ListResult } from '@app/platform';
-import { visibleDocumentsSql } from '../domain/document-access';
+import { viewerOf, visibleDocumentsSql } from '../domain/document-access';
 import { toFolderJson, type FolderJson } from '../views/folder.view';
-import { viewerOf } from './documents.queries';
 
 /** The `/v1` folder list: every folder of the agency by name, counting what the caller sees. */
 @Injectable()

@@ -14,7 +14,7 @@ import {
   Principal,
   validationFailed,
 } from '@app/platform';
-import { visibleDocumentsSql } from '../domain/document-access';
+import { viewerOf, visibleDocumentsSql } from '../domain/document-access';
 import { DocumentFolder, FOLDER_LIMITS } from '../domain/document-folder.entity';
 import { DocumentFolderRepository } from '../domain/document-folder.repository';
 import { FolderParents, placementProblem } from '../domain/folder-tree';
@@ -144,10 +144,7 @@ export class DocumentFoldersService {
   }
 
   private async visibleCount(actor: Principal, folderId: string): Promise<number> {
-    const visible = visibleDocumentsSql('d', actor.organizationId, {
-      userId: actor.userId,
-      isAdmin: isAdmin(actor),
-    });
+    const visible = visibleDocumentsSql('d', actor.organizationId, viewerOf(actor));
     const [row] = await preparedRows<{ n: number }>(this.em, {
       sql: `select count(*)::int as n from documents d where d.folder_id = ? and ${visible.sql}`,
       params: [folderId, ...visible.params],

@@ -6,14 +6,13 @@ import {
   BlobStorage,
   Clock,
   conflict,
-  isAdmin,
   loggableError,
   notFound,
   preparedRows,
   Principal,
   validationFailed,
 } from '@app/platform';
-import { authorize, DocumentAction, DocumentViewer } from '../domain/document-access';
+import { authorize, DocumentAction, viewerOf } from '../domain/document-access';
 import { codePoints, Document, DOCUMENT_LIMITS, WhiteboardElement } from '../domain/document.entity';
 import { DocumentRepository } from '../domain/document.repository';
 import { whiteboardOutline } from '../domain/whiteboard-outline';
@@ -276,8 +275,6 @@ export const mimeTypeOf = (kind: 'pdf' | 'file', sent: string): string =>
     : sent && sent.toLowerCase() !== 'application/pdf'
       ? sent
       : 'application/octet-stream';
-
-const viewerOf = (actor: Principal): DocumentViewer => ({ userId: actor.userId, isAdmin: isAdmin(actor) });
 
 function checkListingId(listingId: string): void {
   if (listingId.length === 0 || listingId.length > LISTING_ID_MAX) {

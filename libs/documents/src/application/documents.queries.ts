@@ -1,15 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import {
-  AppConfig,
-  Clock,
-  isAdmin,
-  offsetResult,
-  preparedRows,
-  Principal,
-  type OffsetResult,
-} from '@app/platform';
-import { authorize, type DocumentViewer } from '../domain/document-access';
+import { AppConfig, Clock, offsetResult, preparedRows, Principal, type OffsetResult } from '@app/platform';
+import { authorize, viewerOf } from '../domain/document-access';
 import { Document } from '../domain/document.entity';
 import { DocumentRepository } from '../domain/document.repository';
 import {
@@ -25,12 +17,6 @@ export interface DocumentListQuery extends DocumentListFilters {
   offset: number;
   limit: number;
 }
-
-/** Who reads: the policy's viewer of a principal. */
-export const viewerOf = (actor: Principal): DocumentViewer => ({
-  userId: actor.userId,
-  isAdmin: isAdmin(actor),
-});
 
 /** Timestamps come back as text from this connection's parsers. */
 const dateOrNull = (value: string | Date | null): Date | null => (value === null ? null : new Date(value));

@@ -3,11 +3,11 @@ import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { AppConfig, Clock, Principal, validationFailed } from '@app/platform';
-import { authorize, type DocumentAction } from '../domain/document-access';
+import { authorize, viewerOf, type DocumentAction } from '../domain/document-access';
 import { Document } from '../domain/document.entity';
 import { DocumentRepository } from '../domain/document.repository';
 import { toDocumentJson, type DocumentJson } from '../views/document.view';
-import { DocumentsQueries, viewerOf } from './documents.queries';
+import { DocumentsQueries } from './documents.queries';
 
 /** A share token: 32 random bytes, base64url (43 characters). */
 export const newShareToken = (): string => randomBytes(32).toString('base64url');

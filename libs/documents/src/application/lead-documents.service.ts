@@ -2,8 +2,8 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { LeadAccess } from '@app/crm';
-import { AppConfig, cappedResult, Clock, isAdmin, ListResult, preparedRows, Principal } from '@app/platform';
-import { authorize, visibleDocumentsSql, type DocumentViewer } from '../domain/document-access';
+import { AppConfig, cappedResult, Clock, ListResult, preparedRows, Principal } from '@app/platform';
+import { authorize, viewerOf, visibleDocumentsSql } from '../domain/document-access';
 import type { Document } from '../domain/document.entity';
 import { DocumentRepository } from '../domain/document.repository';
 import { toDocumentJson, toDocumentRowJson, type DocumentJson } from '../views/document.view';
@@ -12,8 +12,6 @@ import { DocumentAttachmentsReader } from './document-attachments';
 
 /** A lead shows at most this many documents (the most recently attached). */
 export const LEAD_DOCUMENTS_CAP = 50;
-
-const viewerOf = (actor: Principal): DocumentViewer => ({ userId: actor.userId, isAdmin: isAdmin(actor) });
 
 /**
  * Documents attached to leads (INTERFACES.md "Documents", attachments). The lead through

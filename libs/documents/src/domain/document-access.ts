@@ -1,4 +1,4 @@
-import { forbidden, notFound } from '@app/platform/core';
+import { forbidden, isAdmin, notFound, type Principal } from '@app/platform/core';
 
 /**
  * Who may do what with a document (INTERFACES.md "Documents", Access), the one place the rule
@@ -33,6 +33,12 @@ export interface DocumentViewer {
   userId: string;
   isAdmin: boolean;
 }
+
+/** The policy's viewer of a caller. */
+export const viewerOf = (actor: Principal): DocumentViewer => ({
+  userId: actor.userId,
+  isAdmin: isAdmin(actor),
+});
 
 /** Actions open to whoever sees the document; the rest are the creator's and admins'. */
 const FOR_EVERY_VIEWER: ReadonlySet<DocumentAction> = new Set(['see', 'edit', 'pin']);

@@ -2,6 +2,7 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { JobName, OnDelayedJob, Periodic, preparedRows } from '@app/platform';
 import { RoutingLeads } from '@app/crm';
+import { UUID } from '../domain/routing-facts';
 import { LeadAssigner } from './lead-assigner';
 import { ReassignmentScheduler } from './reassignment-scheduler';
 import {
@@ -10,8 +11,6 @@ import {
   lockDueDecisionStatement,
   type DueDecisionRow,
 } from './routing.sql';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Due reassignments one sweep handles at most (the next sweep takes the rest). */
 export const SWEEP_BATCH = 200;
