@@ -15,6 +15,7 @@ import { Migration20261124100000_lead_work_facts } from './Migration202611241000
 import { Migration20261124110000_offers } from './Migration20261124110000_offers';
 import { Migration20261124120000_lead_routing } from './Migration20261124120000_lead_routing';
 import { Migration20261124130000_documents } from './Migration20261124130000_documents';
+import { Migration20261124140000_listings } from './Migration20261124140000_listings';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -35,6 +36,7 @@ export const MIGRATIONS = [
   Migration20261124110000_offers,
   Migration20261124120000_lead_routing,
   Migration20261124130000_documents,
+  Migration20261124140000_listings,
 ].map((migration) => ({
   name: migration.name,
   class: migration,

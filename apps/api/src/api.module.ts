@@ -15,6 +15,7 @@ import {
 import { CrmModule } from '@app/crm';
 import { DocumentsModule } from '@app/documents';
 import { IdentityModule } from '@app/identity';
+import { ListingsModule } from '@app/listings';
 import { NetworkModule } from '@app/network';
 import { QueuesModule } from '@app/queues';
 import { RoutingModule } from '@app/routing';
@@ -39,6 +40,7 @@ export class ApiModule {
         QueuesModule,
         RoutingModule,
         DocumentsModule,
+        ListingsModule,
         JobsModule.forRoot({ inProcess: !config.redisUrl }),
         HealthModule,
       ],

@@ -1,6 +1,7 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
 import { ApiKeyAuthenticator, IntegrationKeyAuthenticator, SessionAuthenticator } from '@app/platform';
+import { AgentRoster } from './application/agent-roster';
 import { DbApiKeyAuthenticator } from './application/api-key-authenticator';
 import { ApiKeyCache } from './application/api-key-cache';
 import { ApiKeyMaintenanceService } from './application/api-key-maintenance.service';
@@ -18,6 +19,7 @@ import { PasswordHasher } from './application/password-hasher';
 import { DbSessionAuthenticator } from './application/session-authenticator';
 import { TagsService } from './application/tags.service';
 import { TeamsService } from './application/teams.service';
+import { Agent } from './domain/agent.entity';
 import { ApiKey } from './domain/api-key.entity';
 import { IntegrationKey } from './domain/integration-key.entity';
 import { Invitation } from './domain/invitation.entity';
@@ -44,6 +46,7 @@ const IDENTITY_ENTITIES = [
   Tag,
   ApiKey,
   IntegrationKey,
+  Agent,
 ];
 
 @Module({
@@ -71,6 +74,7 @@ const IDENTITY_ENTITIES = [
     KeyUsageRecorder,
     PeopleQueries,
     PeopleDirectory,
+    AgentRoster,
     { provide: SessionAuthenticator, useClass: DbSessionAuthenticator },
     { provide: ApiKeyAuthenticator, useClass: DbApiKeyAuthenticator },
     IntegrationKeysService,
@@ -92,6 +96,8 @@ const IDENTITY_ENTITIES = [
     IntegrationKeysService,
     // lead routing's pools
     PeopleDirectory,
+    // listings' agents
+    AgentRoster,
   ],
 })
 export class IdentityModule {}

@@ -17,3 +17,5 @@ export {
   type DirectoryMember,
   type DirectoryTeam,
 } from './application/people-directory';
+export { AgentRoster } from './application/agent-roster';
+export { Agent } from './domain/agent.entity';

@@ -1,12 +1,18 @@
 import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiBearerAuth, ApiExtension, ApiResponse, ApiSecurity } from '@nestjs/swagger';
-import { ErrorEnvelopeView } from '../errors/error-envelope.view';
+import { ErrorEnvelopeView, LegacyErrorView } from '../errors/error-envelope.view';
 import type { IntegrationPrincipal, Principal, Scope } from './principal';
 
 /** Which credential family a route opens to, and what it needs from it. */
+/**
+ * The two API-key families: `/v1` (the envelope, rule 3) and the listing families `/properties/*`
+ * and `/property-sources/*` (the legacy error shape, rule 6's agency keys, origin checks).
+ */
+export type ApiKeyFamily = 'v1' | 'listings';
+
 export type AccessDeclaration =
-  | { kind: 'apiKey'; scopes: readonly Scope[] }
+  | { kind: 'apiKey'; scopes: readonly Scope[]; family: ApiKeyFamily }
   | { kind: 'integration' }
   | { kind: 'session' }
   | { kind: 'public' };
@@ -24,7 +30,7 @@ const errorResponse = (status: number, description: string) =>
  */
 export const RequireScopes = (...scopes: Scope[]) =>
   applyDecorators(
-    ACCESS({ kind: 'apiKey', scopes }),
+    ACCESS({ kind: 'apiKey', scopes, family: 'v1' }),
     ApiExtension('x-required-scopes', scopes),
     ApiBearerAuth('apiKey'),
     ApiSecurity('apiKeyHeader'),
@@ -38,6 +44,33 @@ export const RequireScopes = (...scopes: Scope[]) =>
     errorResponse(429, 'RATE_LIMITED: wait `Retry-After` seconds'),
     errorResponse(503, 'AUTH_UNAVAILABLE: the key owner could not be checked; retry shortly'),
   );
+
+/**
+ * A listing-family route (`/properties/*`, `/property-sources/*`, INTERFACES.md "Listings"): API
+ * keys only, errors in the legacy shape, and the scopes it needs.
+ */
+export const ListingRoute = (...scopes: Scope[]) =>
+  applyDecorators(
+    ACCESS({ kind: 'apiKey', scopes, family: 'listings' }),
+    ApiExtension('x-required-scopes', scopes),
+    ApiBearerAuth('apiKey'),
+    ApiSecurity('apiKeyHeader'),
+    ApiSecurity('apiKeyScheme'),
+    legacyErrorResponse(
+      401,
+      'UNAUTHENTICATED: not an API key, or the key is missing, malformed, unknown, revoked or expired',
+    ),
+    legacyErrorResponse(
+      403,
+      'API_KEY_SCOPE_MISSING (`missingScopes`); the key rules: API_KEY_HAS_NO_OWNER, ' +
+        'API_KEY_OWNER_NOT_IN_ORGANIZATION, API_KEY_ORIGIN_NOT_ALLOWED, ORG_DISABLED',
+    ),
+    legacyErrorResponse(429, 'RATE_LIMITED: wait `Retry-After` seconds'),
+    legacyErrorResponse(503, 'AUTH_UNAVAILABLE: the key owner could not be checked; retry shortly'),
+  );
+
+const legacyErrorResponse = (status: number, description: string) =>
+  ApiResponse({ status, description, type: LegacyErrorView });
 
 /**
  * A connector route (`/integrations/v1/*`) opened only by an integration key (`svc_int_…`); any
