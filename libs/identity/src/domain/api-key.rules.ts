@@ -73,6 +73,26 @@ export const acceptsCallsAt = (key: KeyLife, now: Date): boolean => stoppedAt(ke
 /** Spec rule 3: made before 4 October 2026 (or descended from such a key), or flagged legacy. */
 export const isLegacyKey = (key: KeyLife): boolean => key.legacy || key.lineageCreatedAt < V1_KEYS_SINCE;
 
+/**
+ * Browser use on the listing families: a request with an `Origin` header must name one of the
+ * key's allowed websites exactly as stored (scheme://host[:port]); a key holding a server scope is
+ * never used from a browser. Requests without `Origin` are not origin-checked.
+ */
+export function originAllowed(
+  key: { scopes: readonly Scope[]; allowedOrigins: readonly string[] },
+  origin: string | undefined,
+): boolean {
+  if (origin === undefined) return true;
+  if (key.scopes.some(isServerScope)) return false;
+  return key.allowedOrigins.includes(origin);
+}
+
+/**
+ * Rule 6 on the listing families: a key whose owner left goes on as an agency key only when it is
+ * older (its lineage began before 4 October 2026, or it is flagged legacy); a newer one stops.
+ */
+export const goesOnAsAgencyKey = (key: KeyLife): boolean => isLegacyKey(key);
+
 export const rotationGraceEndsAt = (now: Date): Date => new Date(now.getTime() + ROTATION_GRACE_MS);
 
 /** A member cannot grant the admin-only scopes. */

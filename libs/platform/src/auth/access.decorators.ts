@@ -24,8 +24,11 @@ export const PLAN_REQUIRED = Reflector.createDecorator<true>();
 const errorResponse = (status: number, description: string) =>
   ApiResponse({ status, description, type: ErrorEnvelopeView });
 
+const legacyErrorResponse = (status: number, description: string) =>
+  ApiResponse({ status, description, type: LegacyErrorView });
+
 /**
- * An API-key route (`/v1`, listings) and the scopes it needs. `@RequireScopes()` with none means
+ * A `/v1` API-key route and the scopes it needs. `@RequireScopes()` with none means
  * "declared, nothing required" (`GET /v1/me`).
  */
 export const RequireScopes = (...scopes: Scope[]) =>
@@ -45,11 +48,12 @@ export const RequireScopes = (...scopes: Scope[]) =>
     errorResponse(503, 'AUTH_UNAVAILABLE: the key owner could not be checked; retry shortly'),
   );
 
-/**
- * A listing-family route (`/properties/*`, `/property-sources/*`, INTERFACES.md "Listings"): API
- * keys only, errors in the legacy shape, and the scopes it needs.
- */
-export const ListingRoute = (...scopes: Scope[]) =>
+const LISTING_FORBIDDEN =
+  'API_KEY_SCOPE_MISSING (`missingScopes`); the key rules: API_KEY_HAS_NO_OWNER, ' +
+  'API_KEY_OWNER_NOT_IN_ORGANIZATION, API_KEY_ORIGIN_NOT_ALLOWED, ORG_DISABLED';
+
+/** What a listing-family route declares, with `forbidden` as its 403 description. */
+const listingRoute = (scopes: Scope[], forbidden: string) =>
   applyDecorators(
     ACCESS({ kind: 'apiKey', scopes, family: 'listings' }),
     ApiExtension('x-required-scopes', scopes),
@@ -60,17 +64,31 @@ export const ListingRoute = (...scopes: Scope[]) =>
       401,
       'UNAUTHENTICATED: not an API key, or the key is missing, malformed, unknown, revoked or expired',
     ),
-    legacyErrorResponse(
-      403,
-      'API_KEY_SCOPE_MISSING (`missingScopes`); the key rules: API_KEY_HAS_NO_OWNER, ' +
-        'API_KEY_OWNER_NOT_IN_ORGANIZATION, API_KEY_ORIGIN_NOT_ALLOWED, ORG_DISABLED',
-    ),
+    legacyErrorResponse(403, forbidden),
     legacyErrorResponse(429, 'RATE_LIMITED: wait `Retry-After` seconds'),
     legacyErrorResponse(503, 'AUTH_UNAVAILABLE: the key owner could not be checked; retry shortly'),
   );
 
-const legacyErrorResponse = (status: number, description: string) =>
-  ApiResponse({ status, description, type: LegacyErrorView });
+/**
+ * A listing-family route (`/properties/*`, `/property-sources/*`, INTERFACES.md "Listings"): API
+ * keys only (any other credential is 401), errors in the legacy shape, and the scopes it needs.
+ * Keys made before 4 October 2026 and keys with allowed websites are taken; a browser `Origin`
+ * must be one of the key's websites; an older key whose owner left goes on as an agency key.
+ * Document the route's own errors with `ApiLegacy…` (`api-errors.decorators.ts`).
+ */
+export const ListingRoute = (...scopes: Scope[]) => listingRoute(scopes, LISTING_FORBIDDEN);
+
+/**
+ * A listing-family write (`properties:write`, `media:write`): `ListingRoute` plus admin only
+ * (403 ORG_ADMIN_REQUIRED for a member's key). An agency key (`ApiKeyPrincipal.agencyKey`) acts
+ * with the admin role, so it passes.
+ */
+export const ListingWriteRoute = (...scopes: Scope[]) =>
+  applyDecorators(
+    listingRoute(scopes, `${LISTING_FORBIDDEN}; ORG_ADMIN_REQUIRED: the key's owner is a member`),
+    ADMIN_ONLY(true),
+    ApiExtension('x-admin-only', true),
+  );
 
 /**
  * A connector route (`/integrations/v1/*`) opened only by an integration key (`svc_int_…`); any

@@ -48,6 +48,7 @@ export class AuthenticationGuard implements CanActivate {
     }
     if (credential.kind !== 'apiKey') throw unauthenticated('This route takes an API key.');
     return this.apiKeys.authenticate(credential.secret, {
+      family: access.family,
       origin: req.headers.origin,
       ip: req.ip,
       userAgent: req.headers['user-agent'],

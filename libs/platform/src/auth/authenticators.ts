@@ -1,7 +1,14 @@
+import type { ApiKeyFamily } from './access.decorators';
 import { ApiKeyPrincipal, IntegrationPrincipal, SessionPrincipal } from './principal';
 
 /** What the key rules look at besides the secret. */
 export interface CallContext {
+  /**
+   * The route's family: `v1` (rules 3 and 6 as on `/v1`) or `listings` (`/properties/*`,
+   * `/property-sources/*`: no API_KEY_LEGACY or API_KEY_HAS_WEBSITES, the key's websites checked
+   * against `Origin`, an older key of a departed owner goes on as an agency key).
+   */
+  family: ApiKeyFamily;
   origin: string | undefined;
   ip: string | undefined;
   userAgent: string | undefined;

@@ -36,6 +36,12 @@ export interface ApiKeyPrincipal extends PrincipalBase {
   expiresAt: Date | null;
   /** Raised per key by operators; scales all three rate windows. */
   rateLimitPerMinute: number | null;
+  /**
+   * Rule 6 on the listing families only: the owner has left the agency and the key is older
+   * (its lineage began before 4 October 2026), so it goes on as an agency key: its scopes, no
+   * role check (`role` is `admin`), `userId` the departed owner. Absent on every other key.
+   */
+  agencyKey?: true;
 }
 
 export interface SessionPrincipal extends PrincipalBase {

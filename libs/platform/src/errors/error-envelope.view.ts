@@ -32,7 +32,7 @@ export class LegacyErrorView {
   @ApiProperty({ type: 'integer', example: 403 })
   statusCode: number;
   @ApiProperty({
-    enum: [...Object.keys(STATUS_OF), 'PROPERTY_PORTAL_QUOTA_EXHAUSTED', 'MEDIA_TYPE_NOT_ALLOWED'],
+    enum: Object.keys(STATUS_OF),
     description: 'Branch on this; the message can change.',
   })
   code: string;

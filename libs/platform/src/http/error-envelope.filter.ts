@@ -1,16 +1,20 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../config/app-config';
 import { loggableError } from '../errors/loggable-error';
 import type { ErrorBody } from '../errors/error-codes';
 import { toErrorBody } from './error-body';
+import { isListingPath, ListingRouteScopes, toLegacyBody } from './error-legacy';
 import { AuthedRequest } from '../auth/access.decorators';
 import { routeTemplate } from '../metrics/metrics-http';
 import { elapsedMs, REQUEST_ID_HEADER } from './request-id.middleware';
 
 /**
  * Renders every error (domain refusals, guard and pipe failures, unknown routes, body-parser
- * errors) as `{ error: { code, message, status, details? }, requestId }`, and logs one line per
+ * errors) as `{ error: { code, message, status, details? }, requestId }` (on the listing families'
+ * paths in the legacy shape `{ statusCode, code, message, missingScopes, requiredScopes }`, with
+ * the same headers), and logs one line per
  * such answer: a 4xx at info, a 5xx at error with the error's class, SQLSTATE, statement shape and
  * stack frames (never echoed to the client). The line names the method, route template, status,
  * code, duration, request id and key id; no credential, no value, no body (`loggableError`).
@@ -18,8 +22,14 @@ import { elapsedMs, REQUEST_ID_HEADER } from './request-id.middleware';
 @Catch()
 export class ErrorEnvelopeFilter implements ExceptionFilter {
   private readonly log = new Logger('HTTP');
+  private readonly listingRoutes: ListingRouteScopes;
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    modules: ModulesContainer,
+  ) {
+    this.listingRoutes = new ListingRouteScopes(modules);
+  }
 
   catch(err: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
@@ -54,8 +64,15 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     return req.path;
   }
 
-  /** Writes the answer: the envelope (a public page's filter answers HTML instead). */
-  protected send(_req: Request, res: Response, body: ErrorBody, requestId: unknown): void {
+  /**
+   * Writes the answer: the envelope, or the legacy shape on `/properties*` and
+   * `/property-sources*` (a public page's filter answers HTML instead).
+   */
+  protected send(req: Request, res: Response, body: ErrorBody, requestId: unknown): void {
+    if (isListingPath(req.path)) {
+      res.status(body.status).json(toLegacyBody(body, this.listingRoutes.scopesOf(req)));
+      return;
+    }
     res.status(body.status).json({ error: body, requestId });
   }
 }

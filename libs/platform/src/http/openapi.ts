@@ -24,6 +24,11 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'dashboard: organization': 'Members, invitations and teams of the signed-in agency (session token).',
   'dashboard: tags': 'The agency’s lead tags (session token).',
   'API keys': 'Create, list, change, rotate and revoke the agency’s API keys (session token).',
+  properties:
+    'Listings: search, read, write, media, publications (API key; errors in the legacy shape `{statusCode, code, ' +
+    'message, missingScopes, requiredScopes}`).',
+  'property-sources':
+    'Connected property sources: feeds and portals (API key, `sources:read`; errors in the legacy shape).',
   'v1: identity and people': 'The calling key, and the agency’s members, teams and tags (API key).',
   'v1: leads': 'Leads: create, list, read, change, statuses, tags, assignees, timeline (API key).',
   'v1: notes': 'Notes on a lead (API key).',
@@ -133,21 +138,53 @@ const errorCodes = (text: string): string[] => [
   ...new Set((text.match(/\b[A-Z][A-Z0-9_]+\b/g) ?? []).filter((word) => word in STATUS_OF)),
 ];
 
+/** What every listing-family operation says of its credential and its error shape. */
+const LISTING_FAMILY =
+  'Listing family (`/properties/*`, `/property-sources/*`): API keys only (a session token or an integration ' +
+  'key is 401); keys made before 4 October 2026 and keys with allowed websites are taken; a request with an ' +
+  "`Origin` header must name one of the key's allowed websites (a key with a server scope takes none); an " +
+  'older key whose owner left the agency goes on as an agency key until revoked. Errors answer in the legacy ' +
+  'shape `{statusCode, code, message, missingScopes, requiredScopes}` (`LegacyErrorView`), not the envelope.';
+
+const ERROR_ENVELOPE_REF = '#/components/schemas/ErrorEnvelopeView';
+const LEGACY_ERROR_REF = '#/components/schemas/LegacyErrorView';
+
+/**
+ * A listing-family operation answers every error in the legacy shape: an error answer documented
+ * with the envelope by a shared decorator (`@Idempotent`, `@MultipartUpload`) is given the legacy
+ * schema instead.
+ */
+function legacyErrorAnswers(op: OperationObject): void {
+  for (const [status, response] of Object.entries(op.responses)) {
+    if (!/^[45]\d\d$/.test(status)) continue;
+    for (const media of Object.values((response as ResponseObject).content ?? {})) {
+      const schema = media.schema as ReferenceObject | undefined;
+      if (schema?.$ref === ERROR_ENVELOPE_REF) media.schema = { $ref: LEGACY_ERROR_REF };
+    }
+  }
+}
+
 /** "Who may call it" and the error codes, generated from the declarations and the declared answers. */
 function describe(op: OperationObject, route: RouteMetadata): string {
   const lines: string[] = [];
   const access = route.access;
-  if (access?.kind === 'apiKey')
+  if (access?.kind === 'apiKey') {
     lines.push(
       access.scopes.length
         ? `**API key** with scope${access.scopes.length > 1 ? 's' : ''} ${access.scopes.map((s) => `\`${s}\``).join(', ')}.`
         : '**API key**, no scope required.',
     );
-  else if (access?.kind === 'integration')
+    if (access.family === 'listings') lines.push(LISTING_FAMILY);
+  } else if (access?.kind === 'integration')
     lines.push('**Integration key** (`Authorization: Bearer svc_int_…`); no other credential opens it.');
   else if (access?.kind === 'session') lines.push('**Session token** (dashboard).');
   else if (access?.kind === 'public') lines.push('**Public**: no credential.');
-  if (route.adminOnly) lines.push('**Admin only**: a member gets 403 `ORG_ADMIN_REQUIRED`.');
+  if (route.adminOnly)
+    lines.push(
+      access?.kind === 'apiKey' && access.family === 'listings'
+        ? "**Admin only**: a member's key gets 403 `ORG_ADMIN_REQUIRED` (an agency key passes)."
+        : '**Admin only**: a member gets 403 `ORG_ADMIN_REQUIRED`.',
+    );
   if (route.requiresPlan) lines.push('**Active plan required**: 403 `SUBSCRIPTION_REQUIRED` otherwise.');
   if (route.idempotent) lines.push('**Idempotent**: send `Idempotency-Key` to retry safely.');
   const errors = Object.entries(op.responses)
@@ -209,6 +246,7 @@ function finish(document: OpenAPIObject, routes: Map<string, RouteMetadata>): Op
       op.tags.forEach((tag) => usedTags.add(tag));
       op.description = describe(op, route);
       if (route.access?.kind === 'public') op.security = [];
+      if (route.access?.kind === 'apiKey' && route.access.family === 'listings') legacyErrorAnswers(op);
       if (route.idempotent)
         op.parameters = [
           ...(op.parameters ?? []).filter((p) => !('name' in p && p.name === IDEMPOTENCY_KEY.name)),
@@ -233,7 +271,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Real-estate agency API')
     .setDescription(
       'CRM, listings, brochures, documents and network for real-estate agencies. `/v1` routes take an API key ' +
-        '(`Authorization: Bearer svc_pk_…`, `Authorization: ApiKey …` or `X-API-Key`); dashboard routes and ' +
+        '(`Authorization: Bearer svc_pk_…`, `Authorization: ApiKey …` or `X-API-Key`); so do the listing ' +
+        'families `/properties/*` and `/property-sources/*`, which answer errors in the legacy shape ' +
+        '`{statusCode, code, message, missingScopes, requiredScopes}` instead of the envelope; dashboard routes and ' +
         '`/api-keys` take a session token; `/integrations/v1` routes take an integration key ' +
         '(`Authorization: Bearer svc_int_…`). Every operation names its scopes in `x-required-scopes` and in its ' +
         'description. Every answer carries `X-Request-Id`.',
