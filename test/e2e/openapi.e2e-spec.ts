@@ -19,6 +19,9 @@ const PUBLIC = [
 
 type Schema = SchemaObject | ReferenceObject;
 
+/** The listing families answer errors in the legacy shape (INTERFACES.md "Listings"). */
+const LISTING_FAMILY = /^\/(properties|property-sources)(\/|$)/;
+
 interface Operation {
   route: string;
   path: string;
@@ -110,17 +113,32 @@ describe('OpenAPI document', () => {
     expect(noSchema).toEqual([]);
   });
 
-  it('documents every error answer with the error envelope', () => {
-    const bare = ops.flatMap(({ route, op }) =>
+  it('documents every error answer with the error envelope, the listing families with the legacy shape', () => {
+    const bare = ops.flatMap(({ route, path, op }) =>
       Object.keys(op.responses)
         .filter((status) => /^[45]\d\d$/.test(status))
         .filter((status) => {
           const schema = jsonSchema(op, status);
-          return !schema || !('$ref' in schema) || !schema.$ref.endsWith('/ErrorEnvelopeView');
+          const view = LISTING_FAMILY.test(path) ? '/LegacyErrorView' : '/ErrorEnvelopeView';
+          return !schema || !('$ref' in schema) || !schema.$ref.endsWith(view);
         })
         .map((status) => `${route} ${status}`),
     );
     expect(bare).toEqual([]);
+  });
+
+  it('says on every listing-family operation that it takes API keys and answers the legacy shape', () => {
+    const listing = ops.filter(({ path }) => LISTING_FAMILY.test(path));
+    expect(listing.length).toBeGreaterThan(0);
+    for (const { op } of listing) {
+      expect(op.description).toContain('`/properties/*`, `/property-sources/*`');
+      expect(op.description).toContain('`{statusCode, code, message, missingScopes, requiredScopes}`');
+      expect(op.security).toEqual([{ apiKey: [] }, { apiKeyHeader: [] }, { apiKeyScheme: [] }]);
+    }
+    const legacy = resolve(document, { $ref: '#/components/schemas/LegacyErrorView' });
+    expect(legacy?.required?.sort()).toEqual(
+      ['code', 'message', 'missingScopes', 'requiredScopes', 'statusCode'].sort(),
+    );
   });
 
   it('documents 400 and 404 on every operation with a path parameter', () => {
