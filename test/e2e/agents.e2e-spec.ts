@@ -11,13 +11,7 @@ import {
   TestApp,
   type SignedIn,
 } from '../fixtures';
-import {
-  AGENT_FIELDS,
-  agentOf,
-  listingNaming,
-  standaloneAgent,
-  type AgentBody,
-} from '../fixtures/agents';
+import { AGENT_FIELDS, agentOf, listingNaming, standaloneAgent, type AgentBody } from '../fixtures/agents';
 
 /** The code of an error in either shape (the listing family's legacy shape, or the envelope). */
 const codeOf = (res: Response): string | undefined => res.body.code ?? res.body.error?.code;
@@ -91,7 +85,12 @@ describe('agent roster', () => {
         .expect(201);
       const joined = await t.http
         .post('/auth/accept-invitation')
-        .send({ token: invitation.body.token, password: 'member password 1', firstName: 'Lu', lastName: 'Joins' })
+        .send({
+          token: invitation.body.token,
+          password: 'member password 1',
+          firstName: 'Lu',
+          lastName: 'Joins',
+        })
         .expect(201);
       const lu = (await rows(admin)).find((row) => row.clerkUserId === joined.body.user.id);
       expect(lu).toMatchObject({
@@ -114,7 +113,12 @@ describe('agent roster', () => {
       expect((await rows(admin)).map((row) => row.clerkUserId)).toEqual([admin.userId]);
       const inactive = await rows(admin, '?active=false');
       expect(inactive).toEqual([
-        expect.objectContaining({ id: before.id, clerkUserId: mia.userId, isActive: false, firstName: 'Mia' }),
+        expect.objectContaining({
+          id: before.id,
+          clerkUserId: mia.userId,
+          isActive: false,
+          firstName: 'Mia',
+        }),
       ]);
 
       await inviteBack(admin, mia, 'Mia', 'Back');
@@ -157,7 +161,11 @@ describe('agent roster', () => {
       const active = await roster(admin).expect(200);
       expect(active.body.total).toBe(3);
       expect(active.body.hasMore).toBe(false);
-      expect((active.body.data as AgentBody[]).map((row) => row.lastName)).toEqual(['Admin', 'Member', 'Núñez']);
+      expect((active.body.data as AgentBody[]).map((row) => row.lastName)).toEqual([
+        'Admin',
+        'Member',
+        'Núñez',
+      ]);
       expect((active.body.data as AgentBody[])[1].clerkUserId).toBe(mia.userId);
       expect((await rows(admin, '?active=false')).map((row) => row.id)).toEqual([gone.id]);
       const all = await roster(admin, '?active=all').expect(200);
@@ -221,7 +229,10 @@ describe('agent roster', () => {
 
     it('GET /organization/agents gives the same rows', async () => {
       const { admin, mia } = await setUp();
-      const same = await asSession(t.http.get('/organization/agents?active=all&limit=2&offset=1'), mia).expect(200);
+      const same = await asSession(
+        t.http.get('/organization/agents?active=all&limit=2&offset=1'),
+        mia,
+      ).expect(200);
       expect(same.body).toEqual((await roster(admin, '?active=all&limit=2&offset=1').expect(200)).body);
       expectValidation(await asSession(t.http.get('/organization/agents?limit=201'), admin), 'limit');
     });
@@ -231,7 +242,11 @@ describe('agent roster', () => {
     it('serves the same rows and query to an API key with properties:read', async () => {
       const admin = await t.seed.organization({ firstName: 'Ana', lastName: 'Admin' });
       const mia = await t.seed.member(admin, 'member', 'Mia');
-      await standaloneAgent(t, admin, { firstName: 'Zoë', lastName: 'Núñez', avatarUrl: 'https://cdn.example/z.jpg' });
+      await standaloneAgent(t, admin, {
+        firstName: 'Zoë',
+        lastName: 'Núñez',
+        avatarUrl: 'https://cdn.example/z.jpg',
+      });
       const key = await t.seed.apiKey(mia, ['properties:read']);
       const res = await api(t, key.key).get('/properties/agents?q=nunez').expect(200);
       expect(res.body).toEqual((await roster(admin, '?q=nunez').expect(200)).body);
@@ -312,14 +327,31 @@ describe('agent roster', () => {
       expectValidation(await create(admin, { firstName: '' }), 'firstName');
       expectValidation(await create(admin, { firstName: 'a'.repeat(101) }), 'firstName');
       expectValidation(await create(admin, { firstName: 'Sam', title: 'a'.repeat(101) }), 'title');
-      expectValidation(await create(admin, { firstName: 'Sam', description: 'a'.repeat(2001) }), 'description');
-      expectValidation(await create(admin, { firstName: 'Sam', avatarUrl: 'http://cdn.example/a.jpg' }), 'avatarUrl');
-      expectValidation(await create(admin, { firstName: 'Sam', avatarThumbnailUrl: 'nope' }), 'avatarThumbnailUrl');
-      expectValidation(await create(admin, { firstName: 'Sam', displayEmail: 'not-an-email' }), 'displayEmail');
+      expectValidation(
+        await create(admin, { firstName: 'Sam', description: 'a'.repeat(2001) }),
+        'description',
+      );
+      expectValidation(
+        await create(admin, { firstName: 'Sam', avatarUrl: 'http://cdn.example/a.jpg' }),
+        'avatarUrl',
+      );
+      expectValidation(
+        await create(admin, { firstName: 'Sam', avatarThumbnailUrl: 'nope' }),
+        'avatarThumbnailUrl',
+      );
+      expectValidation(
+        await create(admin, { firstName: 'Sam', displayEmail: 'not-an-email' }),
+        'displayEmail',
+      );
       expectValidation(await create(admin, { firstName: 'Sam', additionalInfo: [1, 2] }), 'additionalInfo');
-      expectValidation(await create(admin, { firstName: 'Sam', shareContactOnNetwork: null }), 'shareContactOnNetwork');
+      expectValidation(
+        await create(admin, { firstName: 'Sam', shareContactOnNetwork: null }),
+        'shareContactOnNetwork',
+      );
       expectValidation(await create(admin, { firstName: 'Sam', isActive: 'yes' }), 'isActive');
-      await create(admin, { firstName: 'Sam', description: 'a'.repeat(2000), title: 'a'.repeat(100) }).expect(201);
+      await create(admin, { firstName: 'Sam', description: 'a'.repeat(2000), title: 'a'.repeat(100) }).expect(
+        201,
+      );
       expect(await sql(t, 'select 1 from agents where clerk_user_id is null')).toHaveLength(1);
     });
   });
@@ -330,7 +362,14 @@ describe('agent roster', () => {
       const mia = await t.seed.member(admin, 'member', 'Mia');
       const cole = await t.seed.member(admin, 'member', 'Cole');
       const sam = await standaloneAgent(t, admin);
-      return { admin, mia, cole, sam, miaRow: await agentOf(t, mia.userId), coleRow: await agentOf(t, cole.userId) };
+      return {
+        admin,
+        mia,
+        cole,
+        sam,
+        miaRow: await agentOf(t, mia.userId),
+        coleRow: await agentOf(t, cole.userId),
+      };
     };
 
     it('lets an admin change any field of a standalone row, null clearing', async () => {
@@ -364,7 +403,11 @@ describe('agent roster', () => {
         avatarUrl: 'https://cdn.example/mia.jpg',
         firstName: 'Mia',
       }).expect(200);
-      expect(res.body).toMatchObject({ title: 'Team lead', shareContactOnNetwork: true, image_url: 'https://cdn.example/mia.jpg' });
+      expect(res.body).toMatchObject({
+        title: 'Team lead',
+        shareContactOnNetwork: true,
+        image_url: 'https://cdn.example/mia.jpg',
+      });
       expectValidation(await change(admin, miaRow.id, { firstName: 'Other' }), 'firstName');
       expectValidation(await change(admin, miaRow.id, { lastName: null }), 'lastName');
       expectValidation(await change(admin, miaRow.id, { isActive: false }), 'isActive');
@@ -444,7 +487,9 @@ describe('agent roster', () => {
       const deleted = await listingNaming(t, admin.organizationId, sam.id, { deleted: true });
       expectError(await remove(admin, sam.id), 409, 'CONFLICT');
       // nothing changed by the refused delete
-      expect(await sql(t, 'select id from listings where agent_id = ? order by id', [sam.id])).toHaveLength(2);
+      expect(await sql(t, 'select id from listings where agent_id = ? order by id', [sam.id])).toHaveLength(
+        2,
+      );
 
       await sql(t, 'update listings set deleted_at = now() where id = ?', [live]);
       await remove(admin, sam.id).expect(204);

@@ -26,7 +26,14 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
   imports: [MikroOrmModule.forFeature(LISTING_ENTITIES), BlobsModule, IdentityModule],
   // the catalogue's static paths come before `/properties/{id}`
   controllers: [PropertyAgentsController, ListingCatalogueController, OrganizationAgentsController],
-  providers: [AgentsService, DemoPortalAdapter, ListingSearchQueries, ListingsQueries, PortalRegistry, PublicationsService],
+  providers: [
+    AgentsService,
+    DemoPortalAdapter,
+    ListingSearchQueries,
+    ListingsQueries,
+    PortalRegistry,
+    PublicationsService,
+  ],
   exports: [],
 })
 export class ListingsModule {}

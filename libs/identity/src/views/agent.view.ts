@@ -105,6 +105,7 @@ export class AgentView implements AgentJson {
 /** `{data: Agent[], hasMore, total}`: by last name, first name, id. */
 export class AgentPageView implements AgentPageJson {
   @ApiProperty({ type: [AgentView] }) data: AgentView[];
-  @ApiProperty({ description: 'True when rows follow this page (send `offset` + `limit`).' }) hasMore: boolean;
+  @ApiProperty({ description: 'True when rows follow this page (send `offset` + `limit`).' })
+  hasMore: boolean;
   @ApiProperty({ type: 'integer', description: 'How many rows match, exactly.' }) total: number;
 }

@@ -1,6 +1,12 @@
 import { EntityManager, ForeignKeyConstraintViolationException } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { AgentRoster, type AgentChanges, type AgentJson, type AgentPageJson, type AgentListQuery } from '@app/identity';
+import {
+  AgentRoster,
+  type AgentChanges,
+  type AgentJson,
+  type AgentPageJson,
+  type AgentListQuery,
+} from '@app/identity';
 import { conflict, preparedRows, Principal, type Statement } from '@app/platform';
 
 const AGENT_IN_USE = 'This agent is named on a listing; give its listings another agent first.';

@@ -95,7 +95,9 @@ export class OrganizationAgentsController {
   @ApiJsonBodyErrors(
     "`firstName`, `lastName` or `isActive` of a member's row differ from the account's (VALIDATION_FAILED).",
   )
-  @ApiForbiddenError("FORBIDDEN: a member changing another row, or a field other than their row's public ones.")
+  @ApiForbiddenError(
+    "FORBIDDEN: a member changing another row, or a field other than their row's public ones.",
+  )
   @ApiNotFoundError('Agent')
   change(
     @CurrentPrincipal() actor: Principal,

@@ -91,7 +91,11 @@ const FreeFormObject = () =>
 
 /** The public fields of a row: a member changes these (and `shareContactOnNetwork`) on their own row. */
 class AgentPublicFieldsDto {
-  @ApiNullable(String, { maxLength: 320, format: 'email', description: 'Public email on listings and brochures.' })
+  @ApiNullable(String, {
+    maxLength: 320,
+    format: 'email',
+    description: 'Public email on listings and brochures.',
+  })
   @IsOptional()
   @ValidateIf((_, value) => value !== null)
   @IsString()
@@ -106,7 +110,9 @@ class AgentPublicFieldsDto {
   @ClearableHttpsUrl('Picture URL (https).') avatarUrl?: string | null;
   @ClearableHttpsUrl('Small picture URL (https).') avatarThumbnailUrl?: string | null;
 
-  @ApiPropertyOptional({ description: 'Show email, phone and WhatsApp to other agencies on network listings.' })
+  @ApiPropertyOptional({
+    description: 'Show email, phone and WhatsApp to other agencies on network listings.',
+  })
   @IsOmittable()
   @IsBoolean()
   shareContactOnNetwork?: boolean;
