@@ -29,6 +29,7 @@ import { Session } from './domain/session.entity';
 import { Tag } from './domain/tag.entity';
 import { Team } from './domain/team.entity';
 import { User } from './domain/user.entity';
+import { AgentsController } from './http/agents.controller';
 import { ApiKeysController } from './http/api-keys.controller';
 import { AuthController } from './http/auth.controller';
 import { IntegrationKeysController, IntegrationMeController } from './http/integration-keys.controller';
@@ -59,6 +60,7 @@ const IDENTITY_ENTITIES = [
     PeopleController,
     IntegrationKeysController,
     IntegrationMeController,
+    AgentsController,
   ],
   providers: [
     AccountsService,

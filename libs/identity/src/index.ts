@@ -18,4 +18,7 @@ export {
   type DirectoryTeam,
 } from './application/people-directory';
 export { AgentRoster } from './application/agent-roster';
-export { Agent } from './domain/agent.entity';
+export { Agent, type AgentChanges } from './domain/agent.entity';
+export type { AgentListQuery } from './application/agent-list.sql';
+export { AgentListQueryDto, CreateAgentDto, UpdateAgentDto } from './http/dto/agent.dto';
+export { AgentPageView, AgentView, type AgentJson, type AgentPageJson } from './views/agent.view';

@@ -10,7 +10,10 @@ import { PublicationsService } from './application/publications.service';
 import { ListingHistory } from './domain/listing-history.entity';
 import { Listing } from './domain/listing.entity';
 import { Media } from './domain/media.entity';
+import { AgentsService } from './application/agents.service';
+import { PropertyAgentsController } from './http/agents.controller';
 import { ListingCatalogueController } from './http/catalogue.controller';
+import { OrganizationAgentsController } from './http/organization-agents.controller';
 
 export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
 
@@ -22,8 +25,15 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
 @Module({
   imports: [MikroOrmModule.forFeature(LISTING_ENTITIES), BlobsModule, IdentityModule],
   // the catalogue's static paths come before `/properties/{id}`
-  controllers: [ListingCatalogueController],
-  providers: [DemoPortalAdapter, ListingSearchQueries, ListingsQueries, PortalRegistry, PublicationsService],
+  controllers: [PropertyAgentsController, ListingCatalogueController, OrganizationAgentsController],
+  providers: [
+    AgentsService,
+    DemoPortalAdapter,
+    ListingSearchQueries,
+    ListingsQueries,
+    PortalRegistry,
+    PublicationsService,
+  ],
   exports: [],
 })
 export class ListingsModule {}

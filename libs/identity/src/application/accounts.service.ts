@@ -10,6 +10,8 @@ import {
   unauthenticated,
   type Role,
 } from '@app/platform';
+import { Agent } from '../domain/agent.entity';
+import { AgentRepository } from '../domain/agent.repository';
 import { InvitationRepository } from '../domain/invitation.repository';
 import { Membership } from '../domain/membership.entity';
 import { MembershipRepository } from '../domain/membership.repository';
@@ -51,6 +53,7 @@ export class AccountsService {
     private readonly invitations: InvitationRepository,
     private readonly passwords: PasswordHasher,
     private readonly clock: Clock,
+    private readonly agents: AgentRepository,
   ) {}
 
   /** A new agency with its first admin; its plan starts active. */
@@ -60,7 +63,8 @@ export class AccountsService {
     const organization = new Organization(input.organizationName, now);
     const user = new User({ ...input, passwordHash: await this.passwords.hash(input.password) }, now);
     const membership = new Membership(organization.id, user.id, 'admin', now);
-    this.em.persist([organization, user, membership]);
+    // the agent roster row comes with the membership (INTERFACES.md "Agent roster")
+    this.em.persist([organization, user, membership, Agent.ofMember(organization.id, user, now)]);
     return this.openSession(user, organization, membership.role, now);
   }
 
@@ -109,6 +113,7 @@ export class AccountsService {
       );
       const membership = new Membership(organization.id, user.id, invitation.role, now);
       em.persist([user, membership]);
+      await this.joinRoster(em, organization.id, user, now);
       return this.openSession(user, organization, membership.role, now, em);
     });
   }
@@ -127,6 +132,18 @@ export class AccountsService {
     if (await this.memberships.isInAnyAgency(existing.id)) throw emailTaken();
     existing.rejoin(props, now);
     return existing;
+  }
+
+  /**
+   * The person's agent row in the agency: made, or (someone back) active again. A linked row's
+   * names are the account's, so every row of a person who comes back takes the new names.
+   */
+  private async joinRoster(em: EntityManager, organizationId: string, user: User, now: Date): Promise<void> {
+    const rows = await this.agents.findAllOfPerson(user.id);
+    for (const row of rows) row.accountNamed(user, now);
+    const own = rows.find((row) => row.organizationId === organizationId);
+    if (own) own.memberBack(user, now);
+    else em.persist(Agent.ofMember(organizationId, user, now));
   }
 
   private async refuseTakenEmail(email: string): Promise<void> {

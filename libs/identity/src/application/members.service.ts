@@ -11,6 +11,7 @@ import {
   sha256,
   type Role,
 } from '@app/platform';
+import { AgentRepository } from '../domain/agent.repository';
 import { Invitation } from '../domain/invitation.entity';
 import { Membership } from '../domain/membership.entity';
 import { MembershipRepository } from '../domain/membership.repository';
@@ -38,6 +39,7 @@ export class MembersService {
     private readonly keyMaintenance: ApiKeyMaintenanceService,
     private readonly clock: Clock,
     private readonly keyCache: ApiKeyCache,
+    private readonly agents: AgentRepository,
   ) {}
 
   /** Up to 100 members, by name (spec: members up to 100 with `hasMore`). */
@@ -94,7 +96,10 @@ export class MembersService {
     return memberView(await this.users.getById(userId), membership);
   }
 
-  /** The person leaves: their sessions end, they leave every team, their API keys stop (rule 6). */
+  /**
+   * The person leaves: their sessions end, they leave every team, their API keys stop (rule 6),
+   * their agent row goes inactive (kept: listings may name it).
+   */
   async remove(actor: Principal, userId: string): Promise<void> {
     const now = this.clock.now();
     await this.em.transactional(async (em) => {
@@ -104,6 +109,7 @@ export class MembersService {
       await this.sessions.revokeAllOfPerson(userId, now);
       await this.teams.memberLeft(actor.organizationId, userId, now);
       await this.keyMaintenance.ownerLeft(actor.organizationId, userId, now);
+      (await this.agents.findOfMember(actor.organizationId, userId))?.memberLeft(now);
     });
     this.keyCache.invalidateOwner(userId); // spec rule 6: their keys stop
   }

@@ -1,0 +1,34 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { AgentListQueryDto, AgentPageView, AgentRoster } from '@app/identity';
+import { CurrentPrincipal, ListingRoute, Principal } from '@app/platform';
+
+/**
+ * `GET /properties/agents`: the agent roster for API keys (a listing's `agentId`), the rows and
+ * query of the session route `GET /agents`. Registered before any `/properties/{id}` controller.
+ */
+@ApiTags('properties')
+@Controller('properties')
+export class PropertyAgentsController {
+  constructor(private readonly roster: AgentRoster) {}
+
+  @Get('agents')
+  @ApiOperation({
+    summary: 'List the agent roster',
+    description:
+      "The agency's agents, as `GET /agents` gives them to a session: one row per member plus " +
+      'standalone agents, by last name, first name, id. A listing’s `agentId` is an active row’s `id`.',
+  })
+  @ListingRoute('properties:read')
+  @ApiOkResponse({ type: AgentPageView })
+  @ApiResponse({
+    status: 400,
+    description:
+      'VALIDATION_FAILED: `active` not true, false or all; `q` over 100 characters; `limit` outside ' +
+      '1-200; `offset` negative (the message names the first issue).',
+    schema: { $ref: getSchemaPath('LegacyErrorView') },
+  })
+  list(@CurrentPrincipal() actor: Principal, @Query() query: AgentListQueryDto): Promise<AgentPageView> {
+    return this.roster.list(actor.organizationId, query);
+  }
+}
