@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AgentListQueryDto, AgentPageView, AgentRoster } from '@app/identity';
-import { CurrentPrincipal, ListingRoute, Principal } from '@app/platform';
+import { ApiLegacyBadRequestErrors, CurrentPrincipal, ListingRoute, Principal } from '@app/platform';
 
 /**
  * `GET /properties/agents`: the agent roster for API keys (a listing's `agentId`), the rows and
@@ -21,13 +21,10 @@ export class PropertyAgentsController {
   })
   @ListingRoute('properties:read')
   @ApiOkResponse({ type: AgentPageView })
-  @ApiResponse({
-    status: 400,
-    description:
-      'VALIDATION_FAILED: `active` not true, false or all; `q` over 100 characters; `limit` outside ' +
-      '1-200; `offset` negative (the message names the first issue).',
-    schema: { $ref: getSchemaPath('LegacyErrorView') },
-  })
+  @ApiLegacyBadRequestErrors(
+    'VALIDATION_FAILED: `active` not true, false or all; `q` over 100 characters; `limit` outside ' +
+      '1-200; `offset` negative.',
+  )
   list(@CurrentPrincipal() actor: Principal, @Query() query: AgentListQueryDto): Promise<AgentPageView> {
     return this.roster.list(actor.organizationId, query);
   }
