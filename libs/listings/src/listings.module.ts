@@ -6,11 +6,15 @@ import { ListingSearchQueries } from './application/listing-search.queries';
 import { DemoPortalAdapter } from './application/portals/demo-portal.adapter';
 import { PortalRegistry } from './application/portals/portal-registry';
 import { ListingsQueries } from './application/listings.queries';
+import { ListingDescriptionService } from './application/publications-description.service';
 import { PublicationsService } from './application/publications.service';
 import { ListingHistory } from './domain/listing-history.entity';
 import { Listing } from './domain/listing.entity';
 import { Media } from './domain/media.entity';
 import { ListingCatalogueController } from './http/catalogue.controller';
+import { ListingDescriptionController } from './http/description.controller';
+import { ListingPublicationsController } from './http/publications.controller';
+import { PublicationJobsModule } from './publication-jobs.module';
 
 export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
 
@@ -20,10 +24,26 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
  * API-key read. API keys only; errors in the legacy shape.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature(LISTING_ENTITIES), BlobsModule, IdentityModule],
+  imports: [
+    MikroOrmModule.forFeature(LISTING_ENTITIES),
+    BlobsModule,
+    IdentityModule,
+    PublicationJobsModule,
+  ],
   // the catalogue's static paths come before `/properties/{id}`
-  controllers: [ListingCatalogueController],
-  providers: [DemoPortalAdapter, ListingSearchQueries, ListingsQueries, PortalRegistry, PublicationsService],
+  controllers: [
+    ListingCatalogueController,
+    ListingPublicationsController,
+    ListingDescriptionController,
+  ],
+  providers: [
+    DemoPortalAdapter,
+    ListingSearchQueries,
+    ListingsQueries,
+    PortalRegistry,
+    PublicationsService,
+    ListingDescriptionService,
+  ],
   exports: [],
 })
 export class ListingsModule {}

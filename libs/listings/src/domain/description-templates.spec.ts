@@ -5,6 +5,8 @@ import {
   featureLabel,
   fitToLength,
   type DescribedListing,
+  type DescriptionLanguage,
+  type DescriptionTone,
 } from './description-templates';
 
 const villa: DescribedListing = {
@@ -25,7 +27,10 @@ const villa: DescribedListing = {
 };
 
 describe('description templates', () => {
-  it.each(DESCRIPTION_LANGUAGES.flatMap((language) => DESCRIPTION_TONES.map((tone) => [language, tone])))(
+  const pairs = DESCRIPTION_LANGUAGES.flatMap((language) =>
+    DESCRIPTION_TONES.map((tone): [DescriptionLanguage, DescriptionTone] => [language, tone]),
+  );
+  it.each(pairs)(
     'writes %s in the %s tone from the listing, deterministically',
     (language, tone) => {
       const options = { language, tone, maxLength: 1000 } as const;

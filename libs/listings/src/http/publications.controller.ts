@@ -1,0 +1,76 @@
+import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { AdminOnly, CurrentPrincipal, ListingRoute, Principal, UuidParam } from '@app/platform';
+import { PublicationsService } from '../application/publications.service';
+import { PublicationListView } from '../views/publication.view';
+import { ReplacePublicationsDto } from './dto/publications.dto';
+
+/**
+ * An error answer of a listing route, in the family's legacy shape (`LegacyErrorView`, which
+ * `ListingRoute` already puts in the document). Until the platform's legacy error decorators land.
+ */
+export const ApiListingError = (status: number, description: string) =>
+  ApiResponse({ status, description, schema: { $ref: '#/components/schemas/LegacyErrorView' } });
+
+export const LISTING_NOT_FOUND =
+  'NOT_FOUND: `Listing not found.` when it is absent, deleted or another agency’s (the answer never reveals whether it exists).';
+export const LISTING_BAD_INPUT =
+  'VALIDATION_FAILED: a path parameter or body field is missing or malformed (`message` names the first issue). ' +
+  'BAD_REQUEST: the body is not JSON.';
+
+@ApiTags('properties')
+@Controller('properties')
+export class ListingPublicationsController {
+  constructor(private readonly publications: PublicationsService) {}
+
+  @Get(':id/publications')
+  @ApiOperation({
+    summary: 'List a listing’s portal publications',
+    description:
+      'One row per portal the listing was ever enabled on (portals never enabled are not listed), by ' +
+      'portal: `status` `pending` (waiting for the sender), `published` (with `externalId` and ' +
+      '`publishedAt`), `failed` (`lastError`; retried after 1, 5 and 30 minutes, given up after 5 attempts) ' +
+      'or `unpublished`. Own listings only.',
+  })
+  @ListingRoute('properties:read')
+  @ApiOkResponse({ type: PublicationListView })
+  @ApiListingError(400, LISTING_BAD_INPUT)
+  @ApiListingError(404, LISTING_NOT_FOUND)
+  list(@CurrentPrincipal() actor: Principal, @Param('id', UuidParam) id: string) {
+    return this.publications.list(actor, id);
+  }
+
+  @Put(':id/publications')
+  @ApiOperation({
+    summary: 'Turn portal publications on or off',
+    description:
+      'Each named portal on (`enabled` true: the row becomes `pending` and the sender publishes it within ' +
+      'about 30 seconds; the listing must be `ACTIVE`) or off (a published row becomes a `pending` ' +
+      'unpublish, one never published `unpublished` at once); portals not named keep their state, a ' +
+      'portal already as asked is left alone. No portal is called during the request. Answers every ' +
+      'row, as the GET. Publications are undone when the listing is withdrawn, sold, rented, expires ' +
+      'or is deleted.',
+  })
+  @ListingRoute('properties:write')
+  @AdminOnly()
+  @ApiOkResponse({ type: PublicationListView })
+  @ApiListingError(
+    400,
+    `${LISTING_BAD_INPUT} Also for a \`portal\` that is not a portal (\`portals.<i>.portal\`) or named twice.`,
+  )
+  @ApiListingError(403, 'ORG_ADMIN_REQUIRED: the key’s owner is not an admin (agency keys excepted).')
+  @ApiListingError(404, LISTING_NOT_FOUND)
+  @ApiListingError(409, 'CONFLICT: a portal turned on for a listing that is not `ACTIVE`.')
+  @ApiListingError(413, 'PAYLOAD_TOO_LARGE: the body is larger than 5 MB.')
+  replace(
+    @CurrentPrincipal() actor: Principal,
+    @Param('id', UuidParam) id: string,
+    @Body() body: ReplacePublicationsDto,
+  ) {
+    return this.publications.replace(
+      actor,
+      id,
+      body.portals.map((wish) => ({ portal: wish.portal, enabled: wish.enabled })),
+    );
+  }
+}
