@@ -24,18 +24,9 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
  * API-key read. API keys only; errors in the legacy shape.
  */
 @Module({
-  imports: [
-    MikroOrmModule.forFeature(LISTING_ENTITIES),
-    BlobsModule,
-    IdentityModule,
-    PublicationJobsModule,
-  ],
+  imports: [MikroOrmModule.forFeature(LISTING_ENTITIES), BlobsModule, IdentityModule, PublicationJobsModule],
   // the catalogue's static paths come before `/properties/{id}`
-  controllers: [
-    ListingCatalogueController,
-    ListingPublicationsController,
-    ListingDescriptionController,
-  ],
+  controllers: [ListingCatalogueController, ListingPublicationsController, ListingDescriptionController],
   providers: [
     DemoPortalAdapter,
     ListingSearchQueries,

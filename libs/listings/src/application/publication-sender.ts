@@ -22,7 +22,8 @@ interface ClaimedRow {
   enabled: boolean;
   external_id: string | null;
   attempts: number;
-  updated_at: Date;
+  /** As PostgreSQL wrote it (text, full precision): the outcome is written only while it is unchanged. */
+  updated_at: string;
   /** The listing can be on a portal: ACTIVE and not deleted. */
   listing_live: boolean;
 }
@@ -63,7 +64,11 @@ export function publicationRecord(listing: Listing): Record<string, unknown> {
     plotArea: listing.plotArea,
     features: [...listing.features],
     energyRating: listing.energyRating,
-    images: listing.images.map((image) => ({ mediaId: image.mediaId, url: image.url, caption: image.caption })),
+    images: listing.images.map((image) => ({
+      mediaId: image.mediaId,
+      url: image.url,
+      caption: image.caption,
+    })),
     updatedAt: listing.updatedAt,
   };
 }
@@ -129,7 +134,10 @@ export class PublicationSender {
   private async recordsOf(rows: ClaimedRow[]): Promise<Map<string, Record<string, unknown>>> {
     const byOrganization = new Map<string, string[]>();
     for (const row of rows) {
-      byOrganization.set(row.organization_id, [...(byOrganization.get(row.organization_id) ?? []), row.listing_id]);
+      byOrganization.set(row.organization_id, [
+        ...(byOrganization.get(row.organization_id) ?? []),
+        row.listing_id,
+      ]);
     }
     const records = new Map<string, Record<string, unknown>>();
     for (const [organizationId, ids] of byOrganization) {
@@ -159,8 +167,7 @@ export class PublicationSender {
   }
 
   private async write(row: ClaimedRow, outcome: Outcome, now: Date): Promise<void> {
-    // updated_at is written from the clock (milliseconds); compared at that precision
-    const still = `listing_id = ? and portal = ? and enabled = ? and date_trunc('milliseconds', updated_at) = ?::timestamptz`;
+    const still = `listing_id = ? and portal = ? and enabled = ? and updated_at = ?::timestamptz`;
     const key = [row.listing_id, row.portal, row.enabled, row.updated_at];
     let written: unknown[];
     if (outcome.kind === 'published') {
@@ -184,7 +191,9 @@ export class PublicationSender {
       const retryAt =
         attempts >= PUBLICATION_MAX_ATTEMPTS
           ? null
-          : new Date(now.getTime() + PUBLICATION_BACKOFF_MS[Math.min(attempts, PUBLICATION_BACKOFF_MS.length) - 1]);
+          : new Date(
+              now.getTime() + PUBLICATION_BACKOFF_MS[Math.min(attempts, PUBLICATION_BACKOFF_MS.length) - 1],
+            );
       written = await this.em.execute(
         `update listing_publications
             set status = 'failed', last_error = ?, attempts = ?, next_attempt_at = ?, updated_at = ?

@@ -1,7 +1,14 @@
 import { LockMode } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { Clock, conflict, notFound, validationFailed, type Principal, type ValidationIssue } from '@app/platform';
+import {
+  Clock,
+  conflict,
+  notFound,
+  validationFailed,
+  type Principal,
+  type ValidationIssue,
+} from '@app/platform';
 import type { Listing } from '../domain/listing.entity';
 import { ListingRepository } from '../domain/listing.repository';
 import { toPublicationJson, type PublicationJson, type PublicationRow } from '../views/publication.view';
@@ -46,7 +53,11 @@ export class PublicationsService {
    * published one (or one with an id on the portal) becomes a `pending` unpublish due now. A
    * portal already in the asked state is left as it is.
    */
-  async replace(actor: Principal, listingId: string, wishes: PortalWish[]): Promise<{ data: PublicationJson[] }> {
+  async replace(
+    actor: Principal,
+    listingId: string,
+    wishes: PortalWish[],
+  ): Promise<{ data: PublicationJson[] }> {
     this.check(wishes);
     return this.em.transactional(async (em) => {
       const listing = await this.listings.findInOrg(
@@ -140,7 +151,11 @@ export class PublicationsService {
     if (issues.length > 0) throw validationFailed(issues);
   }
 
-  private async rows(organizationId: string, listingId: string, em: EntityManager = this.em): Promise<PublicationJson[]> {
+  private async rows(
+    organizationId: string,
+    listingId: string,
+    em: EntityManager = this.em,
+  ): Promise<PublicationJson[]> {
     const rows = await em.execute<PublicationRow[]>(
       `select portal, status, external_id, published_at, last_error
          from listing_publications where listing_id = ? and organization_id = ? order by portal`,

@@ -159,7 +159,8 @@ const ES: LanguagePack = {
     garage: 'garaje',
     other: 'inmueble',
   },
-  headline: (type, operation, place) => `${type} en ${operation === 'sale' ? 'venta' : 'alquiler'} en ${place}`,
+  headline: (type, operation, place) =>
+    `${type} en ${operation === 'sale' ? 'venta' : 'alquiler'} en ${place}`,
   opening: {
     neutral: (h) => `${capitalise(h)}.`,
     warm: (h) => `Bienvenido a su nuevo hogar: ${h}.`,
@@ -234,7 +235,8 @@ const IT: LanguagePack = {
     garage: 'garage',
     other: 'immobile',
   },
-  headline: (type, operation, place) => `${type} in ${operation === 'sale' ? 'vendita' : 'affitto'} a ${place}`,
+  headline: (type, operation, place) =>
+    `${type} in ${operation === 'sale' ? 'vendita' : 'affitto'} a ${place}`,
   opening: {
     neutral: (h) => `${capitalise(h)}.`,
     warm: (h) => `Benvenuti a casa: ${h}.`,
@@ -309,7 +311,8 @@ const PT: LanguagePack = {
     garage: 'garagem',
     other: 'imóvel',
   },
-  headline: (type, operation, place) => `${type} para ${operation === 'sale' ? 'venda' : 'arrendamento'} em ${place}`,
+  headline: (type, operation, place) =>
+    `${type} para ${operation === 'sale' ? 'venda' : 'arrendamento'} em ${place}`,
   opening: {
     neutral: (h) => `${capitalise(h)}.`,
     warm: (h) => `Bem-vindo a casa: ${h}.`,
@@ -384,7 +387,8 @@ const DE: LanguagePack = {
     garage: 'Garage',
     other: 'Immobilie',
   },
-  headline: (type, operation, place) => `${type} in ${place} ${operation === 'sale' ? 'zu verkaufen' : 'zu vermieten'}`,
+  headline: (type, operation, place) =>
+    `${type} in ${place} ${operation === 'sale' ? 'zu verkaufen' : 'zu vermieten'}`,
   opening: {
     neutral: (h) => `${capitalise(h)}.`,
     warm: (h) => `Willkommen zu Hause: ${h}.`,
@@ -541,7 +545,11 @@ function joinList(items: string[], and: string): string {
 }
 
 /** The sentences of the description, in order (before the length cut). */
-export function descriptionSentences(listing: DescribedListing, language: DescriptionLanguage, tone: DescriptionTone): string[] {
+export function descriptionSentences(
+  listing: DescribedListing,
+  language: DescriptionLanguage,
+  tone: DescriptionTone,
+): string[] {
   const pack = PACKS[language];
   const number = (n: number, digits = 0) =>
     new Intl.NumberFormat(pack.locale, { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(n);
@@ -614,5 +622,8 @@ export function fitToLength(text: string, maxLength: number): string {
 
 /** The description of `listing` in `options.language` and `options.tone`, ≤ `options.maxLength`. */
 export function describeListing(listing: DescribedListing, options: DescriptionOptions): string {
-  return fitToLength(descriptionSentences(listing, options.language, options.tone).join(' '), options.maxLength);
+  return fitToLength(
+    descriptionSentences(listing, options.language, options.tone).join(' '),
+    options.maxLength,
+  );
 }

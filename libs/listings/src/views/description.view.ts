@@ -9,7 +9,10 @@ export interface DescriptionJson {
 }
 
 export class DescriptionView implements DescriptionJson {
-  @ApiProperty({ maxLength: 5000, description: 'At most `maxLength` characters, cut at a sentence or word end.' })
+  @ApiProperty({
+    maxLength: 5000,
+    description: 'At most `maxLength` characters, cut at a sentence or word end.',
+  })
   description: string;
 
   @ApiProperty({ enum: DESCRIPTION_LANGUAGES })

@@ -8,16 +8,17 @@ export interface PublicationJson {
   portal: string;
   status: PublicationStatus;
   externalId: string | null;
-  publishedAt: Date | null;
+  /** ISO 8601. */
+  publishedAt: string | null;
   lastError: string | null;
 }
 
-/** A `listing_publications` row as read by SQL. */
+/** A `listing_publications` row as read by SQL (timestamps come back as PostgreSQL text). */
 export interface PublicationRow {
   portal: string;
   status: PublicationStatus;
   external_id: string | null;
-  published_at: Date | null;
+  published_at: string | Date | null;
   last_error: string | null;
 }
 
@@ -25,7 +26,7 @@ export const toPublicationJson = (row: PublicationRow): PublicationJson => ({
   portal: row.portal,
   status: row.status,
   externalId: row.external_id,
-  publishedAt: row.published_at,
+  publishedAt: row.published_at === null ? null : new Date(row.published_at).toISOString(),
   lastError: row.last_error,
 });
 
@@ -42,11 +43,15 @@ export class PublicationView implements PublicationJson {
   })
   status: PublicationStatus;
 
-  @ApiProperty({ type: String, nullable: true, description: 'The listing’s id on the portal once published.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The listing’s id on the portal once published.',
+  })
   externalId: string | null;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the portal took it.' })
-  publishedAt: Date | null;
+  publishedAt: string | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'Why the last attempt failed, in short.' })
   lastError: string | null;

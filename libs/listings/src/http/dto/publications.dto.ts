@@ -26,7 +26,10 @@ import {
 export const PUBLICATION_PORTALS_MAX = 20;
 
 export class PortalPublicationDto {
-  @ApiProperty({ example: 'demoportal', description: 'A portal name (`GET /property-sources`, kind `portal`).' })
+  @ApiProperty({
+    example: 'demoportal',
+    description: 'A portal name (`GET /property-sources`, kind `portal`).',
+  })
   @IsString()
   @MinLength(1)
   @MaxLength(50)
