@@ -28,7 +28,6 @@ export class ListingDescriptionController {
   @AdminOnly()
   @ApiOkResponse({ type: DescriptionView })
   @ApiListingError(400, LISTING_BAD_INPUT)
-  @ApiListingError(403, 'ORG_ADMIN_REQUIRED: the key’s owner is not an admin (agency keys excepted).')
   @ApiListingError(404, LISTING_NOT_FOUND)
   @ApiListingError(413, 'PAYLOAD_TOO_LARGE: the body is larger than 5 MB.')
   generate(

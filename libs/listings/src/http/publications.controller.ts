@@ -58,7 +58,6 @@ export class ListingPublicationsController {
     400,
     `${LISTING_BAD_INPUT} Also for a \`portal\` that is not a portal (\`portals.<i>.portal\`) or named twice.`,
   )
-  @ApiListingError(403, 'ORG_ADMIN_REQUIRED: the key’s owner is not an admin (agency keys excepted).')
   @ApiListingError(404, LISTING_NOT_FOUND)
   @ApiListingError(409, 'CONFLICT: a portal turned on for a listing that is not `ACTIVE`.')
   @ApiListingError(413, 'PAYLOAD_TOO_LARGE: the body is larger than 5 MB.')
