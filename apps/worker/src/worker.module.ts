@@ -11,6 +11,7 @@ import {
 } from '@app/platform';
 import { DocumentJobsModule } from '@app/documents';
 import { IdentityModule } from '@app/identity';
+import { PublicationJobsModule } from '@app/listings';
 import { QueueJobsModule } from '@app/queues';
 import { RoutingJobsModule } from '@app/routing';
 
@@ -41,6 +42,7 @@ export class WorkerModule {
         IdentityModule,
         DocumentJobsModule,
         QueueJobsModule,
+        PublicationJobsModule,
         RoutingJobsModule,
         BullmqJobsModule.forRoot({ prefix: options.queuePrefix }),
       ],

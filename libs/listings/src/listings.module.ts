@@ -3,9 +3,8 @@ import { Module } from '@nestjs/common';
 import { IdentityModule } from '@app/identity';
 import { BlobsModule } from '@app/platform';
 import { ListingSearchQueries } from './application/listing-search.queries';
-import { DemoPortalAdapter } from './application/portals/demo-portal.adapter';
-import { PortalRegistry } from './application/portals/portal-registry';
 import { ListingsQueries } from './application/listings.queries';
+import { ListingDescriptionService } from './application/publications-description.service';
 import { PublicationsService } from './application/publications.service';
 import { ListingHistory } from './domain/listing-history.entity';
 import { Listing } from './domain/listing.entity';
@@ -13,7 +12,10 @@ import { Media } from './domain/media.entity';
 import { AgentsService } from './application/agents.service';
 import { PropertyAgentsController } from './http/agents.controller';
 import { ListingCatalogueController } from './http/catalogue.controller';
+import { ListingDescriptionController } from './http/description.controller';
 import { OrganizationAgentsController } from './http/organization-agents.controller';
+import { ListingPublicationsController } from './http/publications.controller';
+import { PublicationJobsModule } from './publication-jobs.module';
 
 export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
 
@@ -23,15 +25,20 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
  * API-key read. API keys only; errors in the legacy shape.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature(LISTING_ENTITIES), BlobsModule, IdentityModule],
+  imports: [MikroOrmModule.forFeature(LISTING_ENTITIES), BlobsModule, IdentityModule, PublicationJobsModule],
   // the catalogue's static paths come before `/properties/{id}`
-  controllers: [PropertyAgentsController, ListingCatalogueController, OrganizationAgentsController],
+  controllers: [
+    PropertyAgentsController,
+    ListingCatalogueController,
+    OrganizationAgentsController,
+    ListingPublicationsController,
+    ListingDescriptionController,
+  ],
   providers: [
     AgentsService,
-    DemoPortalAdapter,
+    ListingDescriptionService,
     ListingSearchQueries,
     ListingsQueries,
-    PortalRegistry,
     PublicationsService,
   ],
   exports: [],
