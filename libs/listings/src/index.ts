@@ -6,3 +6,9 @@ export * from './domain/listing-catalogue';
 export { Listing, type ListingImage, type ListingSourceName } from './domain/listing.entity';
 export { ListingsModule, LISTING_ENTITIES } from './listings.module';
 export type { ListingRef, ListingSummary } from './views/listing-summary';
+export {
+  ListingSources,
+  type ListingSourceFailure,
+  type ResolvedListing,
+} from './application/listing-sources';
+export { PortalAllowanceExhausted } from './domain/portal-allowance';

@@ -3,14 +3,19 @@ import { Module } from '@nestjs/common';
 import { IdentityModule } from '@app/identity';
 import { BlobsModule } from '@app/platform';
 import { ListingSearchQueries } from './application/listing-search.queries';
+import { ListingSources } from './application/listing-sources';
+import { PortalAllowance } from './application/portal-allowance';
+import { PortalCache } from './application/portal-cache';
 import { DemoPortalAdapter } from './application/portals/demo-portal.adapter';
 import { PortalRegistry } from './application/portals/portal-registry';
 import { ListingsQueries } from './application/listings.queries';
+import { PropertySourcesService } from './application/property-sources.service';
 import { PublicationsService } from './application/publications.service';
 import { ListingHistory } from './domain/listing-history.entity';
 import { Listing } from './domain/listing.entity';
 import { Media } from './domain/media.entity';
 import { ListingCatalogueController } from './http/catalogue.controller';
+import { PropertySourcesController } from './http/property-sources.controller';
 
 export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
 
@@ -22,8 +27,18 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
 @Module({
   imports: [MikroOrmModule.forFeature(LISTING_ENTITIES), BlobsModule, IdentityModule],
   // the catalogue's static paths come before `/properties/{id}`
-  controllers: [ListingCatalogueController],
-  providers: [DemoPortalAdapter, ListingSearchQueries, ListingsQueries, PortalRegistry, PublicationsService],
-  exports: [],
+  controllers: [ListingCatalogueController, PropertySourcesController],
+  providers: [
+    DemoPortalAdapter,
+    ListingSearchQueries,
+    ListingsQueries,
+    PortalRegistry,
+    PublicationsService,
+    PortalAllowance,
+    PortalCache,
+    ListingSources,
+    PropertySourcesService,
+  ],
+  exports: [ListingSources],
 })
 export class ListingsModule {}
