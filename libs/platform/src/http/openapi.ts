@@ -178,7 +178,8 @@ function assertTyped(document: OpenAPIObject): void {
     Object.entries((schema as SchemaObject).properties ?? {})
       .filter(([, property]) => {
         const p = property as SchemaObject;
-        return p.type === 'object' && !p.properties && p.additionalProperties === undefined;
+        // a nullable nested view reflects as `type: object` + `allOf: [$ref]` (typed)
+        return p.type === 'object' && !p.properties && !p.allOf && p.additionalProperties === undefined;
       })
       .map(([property]) => `${name}.${property}`),
   );
