@@ -2,6 +2,7 @@ import type { Response } from 'supertest';
 import { ListingSources, PortalAllowanceExhausted, type ResolvedListing } from '@app/listings';
 import { ListingSearchQueries } from '../../libs/listings/src/application/listing-search.queries';
 import { portalCacheKey } from '../../libs/listings/src/application/portal-cache';
+import { DemoPortalAdapter } from '../../libs/listings/src/application/portals/demo-portal.adapter';
 import { ListingsQueries } from '../../libs/listings/src/application/listings.queries';
 import { Agency, api, count, MINUTE, sql, TestApp } from '../fixtures';
 
@@ -295,6 +296,10 @@ describe('Property sources: /property-sources and ListingSources', () => {
       t.clock.set(new Date(start.getTime() + 15 * MINUTE + 1000));
       const later = await search(keyA, 'demoportal', body).expect(200);
       expect(later.body).toMatchObject({ cached: false, allowance: { used: 2 } });
+      // the write purged the expired rows (lazily, no job)
+      expect(
+        await count(t, 'select count(*) as n from portal_cache where expires_at <= ?', [t.clock.now()]),
+      ).toBe(0);
     });
 
     it('another agency shares the cache but not the allowance', async () => {
@@ -349,6 +354,17 @@ describe('Property sources: /property-sources and ListingSources', () => {
         expect(codeOf(res)).toBe('PROPERTY_PORTAL_QUOTA_EXHAUSTED');
       for (const res of responses.filter((r) => r.status === 200)) expect(res.body.cached).toBe(false);
       expect(await usedOf(a.admin.organizationId)).toBe(300);
+    });
+
+    it('a portal that fails → 503, the reserved call stays counted and nothing is cached', async () => {
+      const body = { country: 'es', ...distinct() };
+      jest.spyOn(t.get(DemoPortalAdapter), 'search').mockRejectedValue(new Error('portal down'));
+      const res = await search(keyA, 'demoportal', body);
+      expect(res.status).toBe(503);
+      expect(await usedOf(a.admin.organizationId)).toBe(1);
+      jest.restoreAllMocks();
+      const retry = await search(keyA, 'demoportal', body).expect(200);
+      expect(retry.body).toMatchObject({ cached: false, allowance: { used: 2 } });
     });
 
     it('internal and connected feeds are searched through ListingSearchQueries and never count', async () => {
@@ -515,9 +531,7 @@ describe('Property sources: /property-sources and ListingSources', () => {
       expect(await usedOf(a.admin.organizationId)).toBe(298);
       // nothing went upstream: none of them is cached now
       const keys = refs.map((ref) => portalCacheKey('listing', 'demoportal', 'es', { id: ref.id }));
-      expect(await count(t, 'select count(*) as n from portal_cache where cache_key in (?)', [keys])).toBe(
-        0,
-      );
+      expect(await count(t, 'select count(*) as n from portal_cache where cache_key in (?)', [keys])).toBe(0);
       // two fit
       const two = await resolve(refs.slice(0, 2));
       expect(two.every((r) => r.ok)).toBe(true);
