@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { ApiNullable } from '@app/platform';
 import {
   AREA_UNITS,
@@ -65,6 +65,7 @@ export interface ListingSummary {
   updatedAt: string;
 }
 
+@ApiExtraModels(CoordinatesView)
 export class ListingSummaryView implements ListingSummary {
   @ApiProperty({ description: 'The listing id within its source (a UUID for own and network listings).' })
   id: string;
@@ -85,7 +86,8 @@ export class ListingSummaryView implements ListingSummary {
   @ApiNullable(String) community: string | null;
   @ApiProperty({ example: 'ES' }) countryCode: string;
   @ApiProperty({
-    type: CoordinatesView,
+    // `allOf` rather than `type`: a nullable `type: Class` is documented as a bare `object`
+    allOf: [{ $ref: getSchemaPath(CoordinatesView) }],
     nullable: true,
     description: "Another agency's listing shows them only with `showExactLocation`.",
   })

@@ -178,8 +178,7 @@ function assertTyped(document: OpenAPIObject): void {
     Object.entries((schema as SchemaObject).properties ?? {})
       .filter(([, property]) => {
         const p = property as SchemaObject;
-        // a nullable nested view reflects as `type: object` + `allOf: [$ref]` (typed)
-        return p.type === 'object' && !p.properties && !p.allOf && p.additionalProperties === undefined;
+        return p.type === 'object' && !p.properties && p.additionalProperties === undefined;
       })
       .map(([property]) => `${name}.${property}`),
   );
