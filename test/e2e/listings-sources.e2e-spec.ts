@@ -18,12 +18,6 @@ const messageOf = (res: Response): string | undefined => res.body.message ?? res
 
 const FEED_ID = '0190a0a0-0000-7000-8000-0000000000f1';
 
-interface Allowance {
-  used: number;
-  limit: number;
-  resetsAt: string;
-}
-
 describe('Property sources: /property-sources and ListingSources', () => {
   let t: TestApp;
   let a: Agency;

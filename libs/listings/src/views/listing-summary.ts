@@ -1,4 +1,4 @@
-import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { ApiNullable } from '@app/platform';
 import {
   AREA_UNITS,
@@ -65,7 +65,6 @@ export interface ListingSummary {
   updatedAt: string;
 }
 
-@ApiExtraModels(CoordinatesView)
 export class ListingSummaryView implements ListingSummary {
   @ApiProperty({ description: 'The listing id within its source (a UUID for own and network listings).' })
   id: string;
@@ -86,8 +85,13 @@ export class ListingSummaryView implements ListingSummary {
   @ApiNullable(String) community: string | null;
   @ApiProperty({ example: 'ES' }) countryCode: string;
   @ApiProperty({
-    // `allOf` rather than `type`: a nullable `type: Class` is documented as a bare `object`
-    allOf: [{ $ref: getSchemaPath(CoordinatesView) }],
+    // inline: a nullable `type: CoordinatesView` is documented as a bare `object` beside its `allOf`
+    type: 'object',
+    properties: {
+      lat: { type: 'number', minimum: -90, maximum: 90 },
+      lon: { type: 'number', minimum: -180, maximum: 180 },
+    },
+    required: ['lat', 'lon'],
     nullable: true,
     description: "Another agency's listing shows them only with `showExactLocation`.",
   })
