@@ -7,3 +7,9 @@ export { Listing, type ListingImage, type ListingSourceName } from './domain/lis
 export { ListingsModule, LISTING_ENTITIES } from './listings.module';
 export { PublicationJobsModule } from './publication-jobs.module';
 export type { ListingRef, ListingSummary } from './views/listing-summary';
+export {
+  ListingSources,
+  type ListingSourceFailure,
+  type ResolvedListing,
+} from './application/listing-sources';
+export { PortalAllowanceExhausted } from './domain/portal-allowance';

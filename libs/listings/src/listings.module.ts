@@ -3,7 +3,11 @@ import { Module } from '@nestjs/common';
 import { IdentityModule } from '@app/identity';
 import { BlobsModule } from '@app/platform';
 import { ListingSearchQueries } from './application/listing-search.queries';
+import { ListingSources } from './application/listing-sources';
 import { ListingsQueries } from './application/listings.queries';
+import { PortalAllowance } from './application/portal-allowance';
+import { PortalCache } from './application/portal-cache';
+import { PropertySourcesService } from './application/property-sources.service';
 import { ListingDescriptionService } from './application/publications-description.service';
 import { PublicationsService } from './application/publications.service';
 import { ListingHistory } from './domain/listing-history.entity';
@@ -14,6 +18,7 @@ import { PropertyAgentsController } from './http/agents.controller';
 import { ListingCatalogueController } from './http/catalogue.controller';
 import { ListingDescriptionController } from './http/description.controller';
 import { OrganizationAgentsController } from './http/organization-agents.controller';
+import { PropertySourcesController } from './http/property-sources.controller';
 import { ListingPublicationsController } from './http/publications.controller';
 import { PublicationJobsModule } from './publication-jobs.module';
 
@@ -31,6 +36,7 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
     PropertyAgentsController,
     ListingCatalogueController,
     OrganizationAgentsController,
+    PropertySourcesController,
     ListingPublicationsController,
     ListingDescriptionController,
   ],
@@ -38,9 +44,14 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
     AgentsService,
     ListingDescriptionService,
     ListingSearchQueries,
+    ListingSources,
     ListingsQueries,
+    PortalAllowance,
+    PortalCache,
+    PropertySourcesService,
     PublicationsService,
   ],
-  exports: [],
+  // brochures and listing matches read listings of every source through it
+  exports: [ListingSources],
 })
 export class ListingsModule {}

@@ -85,7 +85,13 @@ export class ListingSummaryView implements ListingSummary {
   @ApiNullable(String) community: string | null;
   @ApiProperty({ example: 'ES' }) countryCode: string;
   @ApiProperty({
-    type: CoordinatesView,
+    // inline: a nullable `type: CoordinatesView` is documented as a bare `object` beside its `allOf`
+    type: 'object',
+    properties: {
+      lat: { type: 'number', minimum: -90, maximum: 90 },
+      lon: { type: 'number', minimum: -180, maximum: 180 },
+    },
+    required: ['lat', 'lon'],
     nullable: true,
     description: "Another agency's listing shows them only with `showExactLocation`.",
   })

@@ -8,23 +8,27 @@ import {
   type PortalSearchRequest,
   type PortalSearchResult,
 } from '../portal-adapter';
+import { demoListings } from './demo-portal.data';
+import { searchDemoListings } from './demo-portal.search';
 
 /**
  * `demoportal`: the built-in portal, backed by ~600 bundled deterministic sample listings in
- * Spain, Italy and Portugal. Publishing answers a stable external id derived from the listing.
- * (search/get: built by the property-sources helper.)
+ * Spain, Italy and Portugal (200 each, `demo-portal.data.ts`), searched in memory with the
+ * `/properties/search` semantics (`demo-portal.search.ts`). Publishing answers a stable external
+ * id derived from the listing.
  */
 @Injectable()
 export class DemoPortalAdapter extends PortalAdapter {
   readonly name = 'demoportal';
   readonly countries: readonly PortalCountry[] = PORTAL_COUNTRIES;
 
-  search(_request: PortalSearchRequest): Promise<PortalSearchResult> {
-    return Promise.reject(new Error('demoportal search: not built yet'));
+  search(request: PortalSearchRequest): Promise<PortalSearchResult> {
+    return Promise.resolve(searchDemoListings(demoListings(request.country), request));
   }
 
-  get(_country: PortalCountry, _id: string): Promise<PortalListing | null> {
-    return Promise.reject(new Error('demoportal get: not built yet'));
+  get(country: PortalCountry, id: string): Promise<PortalListing | null> {
+    const listing = demoListings(country).find((candidate) => candidate.id === id);
+    return Promise.resolve(listing ? (structuredClone(listing) as unknown as PortalListing) : null);
   }
 
   publish(listing: Record<string, unknown>): Promise<PortalPublishResult> {
