@@ -6,11 +6,13 @@ import { ListingSearchQueries } from './application/listing-search.queries';
 import { DemoPortalAdapter } from './application/portals/demo-portal.adapter';
 import { PortalRegistry } from './application/portals/portal-registry';
 import { ListingsQueries } from './application/listings.queries';
+import { MediaService } from './application/media.service';
 import { PublicationsService } from './application/publications.service';
 import { ListingHistory } from './domain/listing-history.entity';
 import { Listing } from './domain/listing.entity';
 import { Media } from './domain/media.entity';
 import { ListingCatalogueController } from './http/catalogue.controller';
+import { ListingMediaController, MediaFilesController } from './http/media.controller';
 
 export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
 
@@ -22,8 +24,15 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
 @Module({
   imports: [MikroOrmModule.forFeature(LISTING_ENTITIES), BlobsModule, IdentityModule],
   // the catalogue's static paths come before `/properties/{id}`
-  controllers: [ListingCatalogueController],
-  providers: [DemoPortalAdapter, ListingSearchQueries, ListingsQueries, PortalRegistry, PublicationsService],
+  controllers: [ListingMediaController, ListingCatalogueController, MediaFilesController],
+  providers: [
+    MediaService,
+    DemoPortalAdapter,
+    ListingSearchQueries,
+    ListingsQueries,
+    PortalRegistry,
+    PublicationsService,
+  ],
   exports: [],
 })
 export class ListingsModule {}

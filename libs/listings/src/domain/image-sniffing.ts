@@ -19,7 +19,8 @@ const startsWith = (bytes: Uint8Array, signature: number[]) =>
 export function sniffImageType(bytes: Uint8Array): MediaMimeType | null {
   if (startsWith(bytes, JPEG_SIGNATURE)) return 'image/jpeg';
   if (startsWith(bytes, PNG_SIGNATURE)) return 'image/png';
-  if (bytes.length >= 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP') return 'image/webp';
+  if (bytes.length >= 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP')
+    return 'image/webp';
   return null;
 }
 
@@ -44,7 +45,8 @@ export function checkImage(bytes: Uint8Array): CheckedImage | ImageRefusal {
   const turned = size.orientation !== undefined && size.orientation >= 5 && size.orientation <= 8;
   const width = turned ? size.height : size.width;
   const height = turned ? size.width : size.height;
-  const inRange = (side: number) => Number.isInteger(side) && side >= MEDIA_SIDE_MIN && side <= MEDIA_SIDE_MAX;
+  const inRange = (side: number) =>
+    Number.isInteger(side) && side >= MEDIA_SIDE_MIN && side <= MEDIA_SIDE_MAX;
   if (!inRange(width) || !inRange(height)) {
     return {
       kind: 'size',

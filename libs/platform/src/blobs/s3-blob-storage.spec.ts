@@ -97,9 +97,9 @@ describe('MEDIA_S3_* configuration', () => {
   });
 
   it('the SDK client: path-style only with an endpoint; the keys as given', async () => {
-    expect(
-      s3ClientConfig({ bucket: 'b', region: 'eu-west-1', endpoint: null, credentials: null }),
-    ).toEqual({ region: 'eu-west-1' });
+    expect(s3ClientConfig({ bucket: 'b', region: 'eu-west-1', endpoint: null, credentials: null })).toEqual({
+      region: 'eu-west-1',
+    });
     const compatible = s3ClientConfig({
       bucket: 'b',
       region: 'us-east-1',
@@ -155,7 +155,10 @@ describe('S3BlobStorage', () => {
   it('other failures are not taken for a missing object', async () => {
     const failing: S3Sender = {
       send: (async () => {
-        throw Object.assign(new Error('AccessDenied'), { name: 'AccessDenied', $metadata: { httpStatusCode: 403 } });
+        throw Object.assign(new Error('AccessDenied'), {
+          name: 'AccessDenied',
+          $metadata: { httpStatusCode: 403 },
+        });
       }) as S3Sender['send'],
     };
     const store = new S3BlobStorage(failing, 'agency-media');
