@@ -5,7 +5,6 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiParam,
-  ApiProduces,
   ApiPropertyOptional,
   ApiResponse,
   ApiTags,
@@ -15,6 +14,7 @@ import type { Response } from 'express';
 import {
   AdminOnly,
   ApiBadRequestErrors,
+  ApiNoBodyError,
   ApiNotFoundError,
   CurrentPrincipal,
   IsOmittable,
@@ -123,10 +123,11 @@ export class MediaFilesController {
     required: false,
     description: 'A previous `ETag`: 304 when it matches.',
   })
-  @ApiProduces(...Object.keys(MEDIA_TYPES))
   @ApiOkResponse({
-    description: 'The image.',
-    schema: { type: 'string', format: 'binary' },
+    description: 'The image, in its own type.',
+    content: Object.fromEntries(
+      Object.keys(MEDIA_TYPES).map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+    ),
     headers: {
       'Cache-Control': { description: '`public, max-age=31536000, immutable`', schema: { type: 'string' } },
       ETag: { description: 'The content’s SHA-256, quoted.', schema: { type: 'string' } },
@@ -134,6 +135,7 @@ export class MediaFilesController {
     },
   })
   @ApiResponse({ status: 304, description: 'Not modified: `If-None-Match` names this content.' })
+  @ApiNoBodyError()
   @ApiNotFoundError('Media', 'when the id is unknown or the extension is not the photo’s')
   @HttpCode(200)
   async get(
