@@ -32,7 +32,9 @@ export class LegacyErrorView {
   @ApiProperty({ type: 'integer', example: 403 })
   statusCode: number;
   @ApiProperty({
-    enum: [...Object.keys(STATUS_OF), 'PROPERTY_PORTAL_QUOTA_EXHAUSTED', 'MEDIA_TYPE_NOT_ALLOWED'],
+    enum: [
+      ...new Set([...Object.keys(STATUS_OF), 'PROPERTY_PORTAL_QUOTA_EXHAUSTED', 'MEDIA_TYPE_NOT_ALLOWED']),
+    ],
     description: 'Branch on this; the message can change.',
   })
   code: string;
