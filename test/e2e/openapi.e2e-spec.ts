@@ -15,6 +15,7 @@ const PUBLIC = [
   'GET /health/ready',
   'GET /health/live',
   'GET /d/{token}',
+  'GET /media/{id}.{ext}',
 ];
 
 type Schema = SchemaObject | ReferenceObject;
@@ -42,11 +43,21 @@ const jsonSchema = (op: OperationObject, status: string): Schema | undefined => 
   return response?.content?.['application/json']?.schema;
 };
 
-/** A public page's answer: `text/html` text (INTERFACES.md "Public pages"). */
+/**
+ * A public page's answer: `text/html` text (INTERFACES.md "Public pages"); or a served file's: its
+ * image types as binary strings (`GET /media/{id}.{ext}`).
+ */
 const htmlPage = (op: OperationObject, status: string): boolean => {
   const response = op.responses[status] as { content?: Record<string, { schema?: Schema }> } | undefined;
   const schema = response?.content?.['text/html']?.schema;
-  return !!schema && !('$ref' in schema) && schema.type === 'string';
+  if (schema) return !('$ref' in schema) && schema.type === 'string';
+  const images = Object.entries(response?.content ?? {}).filter(([type]) => type.startsWith('image/'));
+  return (
+    images.length > 0 &&
+    images.every(
+      ([, media]) => !!media.schema && !('$ref' in media.schema) && media.schema.format === 'binary',
+    )
+  );
 };
 
 /** Follows `$ref`s into `components.schemas`. */

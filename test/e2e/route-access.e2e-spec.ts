@@ -52,7 +52,7 @@ function servedRoutes(t: TestApp): { route: string; scopes: unknown; adminOnly: 
     `/${parts
       .flatMap((part) => part.split('/'))
       .filter(Boolean)
-      .map((segment) => segment.replace(/^:(\w+)$/, '{$1}'))
+      .map((segment) => segment.replace(/:(\w+)/g, '{$1}'))
       .join('/')}`;
   return [...controllers].flatMap((controller) => {
     const base = [Reflect.getMetadata(PATH_METADATA, controller) ?? ''].flat() as string[];

@@ -5,6 +5,7 @@ import { BlobsModule } from '@app/platform';
 import { ListingSearchQueries } from './application/listing-search.queries';
 import { ListingSources } from './application/listing-sources';
 import { ListingsQueries } from './application/listings.queries';
+import { MediaService } from './application/media.service';
 import { PortalAllowance } from './application/portal-allowance';
 import { PortalCache } from './application/portal-cache';
 import { PropertySourcesService } from './application/property-sources.service';
@@ -17,6 +18,7 @@ import { AgentsService } from './application/agents.service';
 import { PropertyAgentsController } from './http/agents.controller';
 import { ListingCatalogueController } from './http/catalogue.controller';
 import { ListingDescriptionController } from './http/description.controller';
+import { ListingMediaController, MediaFilesController } from './http/media.controller';
 import { OrganizationAgentsController } from './http/organization-agents.controller';
 import { PropertySourcesController } from './http/property-sources.controller';
 import { ListingPublicationsController } from './http/publications.controller';
@@ -33,6 +35,8 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
   imports: [MikroOrmModule.forFeature(LISTING_ENTITIES), BlobsModule, IdentityModule, PublicationJobsModule],
   // the catalogue's static paths come before `/properties/{id}`
   controllers: [
+    ListingMediaController,
+    MediaFilesController,
     PropertyAgentsController,
     ListingCatalogueController,
     OrganizationAgentsController,
@@ -46,6 +50,7 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
     ListingSearchQueries,
     ListingSources,
     ListingsQueries,
+    MediaService,
     PortalAllowance,
     PortalCache,
     PropertySourcesService,

@@ -1,5 +1,6 @@
-import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, EntityRepositoryType, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
+import { MediaRepository } from './media.repository';
 
 export const MEDIA_TYPES = {
   'image/jpeg': 'jpg',
@@ -8,12 +9,18 @@ export const MEDIA_TYPES = {
 } as const;
 export type MediaMimeType = keyof typeof MEDIA_TYPES;
 
+/** The blob key of a photo's bytes: one blob per content, whichever agencies upload it. */
+export const mediaBlobKey = (sha256: string): string => `media-${sha256}`;
+
 /**
  * An uploaded listing photo of an agency. The bytes are kept once per content hash behind
- * `BlobStorage` (key: the sha256); this row is the agency's handle on them.
+ * `BlobStorage` (key `media-<sha256>`); this row is the agency's handle on them (one per agency
+ * and content: uploading the same bytes again answers the same row).
  */
-@Entity({ tableName: 'media' })
+@Entity({ tableName: 'media', repository: () => MediaRepository })
 export class Media {
+  [EntityRepositoryType]?: MediaRepository;
+
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
 

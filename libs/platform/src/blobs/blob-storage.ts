@@ -1,11 +1,13 @@
 /**
- * Where uploaded bytes live (a document's file; the listings issue adds S3 for media). A key is
- * chosen by the caller (a document id); `put` replaces, `get` answers null for an unknown key,
- * `delete` of an unknown key does nothing. Inject the class; `BlobsModule` binds the disk store.
+ * Where uploaded bytes live (a document's file, a listing photo). A key is chosen by the caller (a
+ * document id; `media-<sha256>` for a photo); `put` replaces, `get` answers null for an unknown
+ * key, `has` tells without reading, `delete` of an unknown key does nothing. Inject the class;
+ * `BlobsModule` binds the disk store, or S3 when `MEDIA_S3_BUCKET` is set.
  */
 export abstract class BlobStorage {
   abstract put(key: string, bytes: Buffer): Promise<void>;
   abstract get(key: string): Promise<Buffer | null>;
+  abstract has(key: string): Promise<boolean>;
   abstract delete(key: string): Promise<void>;
 }
 

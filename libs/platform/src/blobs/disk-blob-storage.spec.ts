@@ -15,7 +15,9 @@ describe('DiskBlobStorage', () => {
 
   it('puts, gets, replaces and deletes; an unknown key reads null and deletes quietly', async () => {
     expect(await blobs.get('a')).toBeNull();
+    expect(await blobs.has('a')).toBe(false);
     await blobs.put('a', Buffer.from('one'));
+    expect(await blobs.has('a')).toBe(true);
     expect((await blobs.get('a'))?.toString()).toBe('one');
     await blobs.put('a', Buffer.from('two'));
     expect((await blobs.get('a'))?.toString()).toBe('two');
@@ -23,6 +25,7 @@ describe('DiskBlobStorage', () => {
     await blobs.delete('a');
     await blobs.delete('a');
     expect(await blobs.get('a')).toBeNull();
+    expect(await blobs.has('a')).toBe(false);
   });
 
   it('refuses keys that are not one plain path segment', async () => {

@@ -28,6 +28,7 @@ describe('AppConfig.fromEnv', () => {
       trustProxyHops: 0,
       embeddedDataDir: '.data/postgres',
       embeddedPort: 54329,
+      mediaS3: null,
       apiName: 'estate-agency-api',
     });
   });
@@ -69,6 +70,7 @@ describe('AppConfig.fromEnv', () => {
       trustProxyHops: 1,
       embeddedDataDir: '/var/lib/estate',
       embeddedPort: 55000,
+      mediaS3: null,
       apiName: 'estate-agency-api',
     });
   });

@@ -79,9 +79,74 @@ class Env {
   @Min(1024, { message: 'must be between 1024 and 65535' })
   @Max(65535, { message: 'must be between 1024 and 65535' })
   EMBEDDED_PG_PORT?: number;
+
+  @IsOptional()
+  @Matches(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { message: 'must be an S3 bucket name' })
+  MEDIA_S3_BUCKET?: string;
+
+  @IsOptional()
+  @Matches(/^[a-z0-9-]{2,40}$/, { message: 'must be a region name such as eu-west-1' })
+  MEDIA_S3_REGION?: string;
+
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+\/?$/, { message: 'must be an http(s) URL without a path' })
+  MEDIA_S3_ENDPOINT?: string;
+
+  @IsOptional()
+  @IsString()
+  MEDIA_S3_ACCESS_KEY_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  MEDIA_S3_SECRET_ACCESS_KEY?: string;
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * Uploaded bytes in an S3 bucket instead of on disk (`MEDIA_S3_*`). `endpoint`: an S3-compatible
+ * service (MinIO, R2, …), addressed path-style; null = AWS. No keys: the SDK's default chain
+ * (environment, instance role).
+ */
+export interface MediaS3Config {
+  bucket: string;
+  region: string;
+  endpoint: string | null;
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+}
+
+/** `MEDIA_S3_*` as a whole: null when none is set; a half configuration is a ConfigError. */
+function mediaS3Of(env: Env): MediaS3Config | null {
+  const { MEDIA_S3_BUCKET: bucket, MEDIA_S3_REGION: region, MEDIA_S3_ENDPOINT: endpoint } = env;
+  const { MEDIA_S3_ACCESS_KEY_ID: accessKeyId, MEDIA_S3_SECRET_ACCESS_KEY: secretAccessKey } = env;
+  const others = Object.entries({
+    MEDIA_S3_REGION: region,
+    MEDIA_S3_ENDPOINT: endpoint,
+    MEDIA_S3_ACCESS_KEY_ID: accessKeyId,
+    MEDIA_S3_SECRET_ACCESS_KEY: secretAccessKey,
+  }).filter(([, value]) => value !== undefined);
+  if (bucket === undefined) {
+    if (others.length === 0) return null;
+    throw new ConfigError(
+      `Invalid configuration: MEDIA_S3_BUCKET is required with ${others.map(([name]) => name).join(', ')}.`,
+    );
+  }
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError(
+      'Invalid configuration: MEDIA_S3_ACCESS_KEY_ID and MEDIA_S3_SECRET_ACCESS_KEY go together.',
+    );
+  }
+  if (region === undefined && endpoint === undefined) {
+    throw new ConfigError('Invalid configuration: MEDIA_S3_REGION is required with MEDIA_S3_BUCKET.');
+  }
+  return {
+    bucket,
+    region: region ?? 'us-east-1',
+    endpoint: endpoint?.replace(/\/+$/, '') ?? null,
+    credentials:
+      accessKeyId !== undefined && secretAccessKey !== undefined ? { accessKeyId, secretAccessKey } : null,
+  };
+}
 
 /** Typed configuration, one instance per process; injected by class. */
 export class AppConfig {
@@ -105,6 +170,8 @@ export class AppConfig {
   readonly trustProxyHops: number;
   readonly embeddedDataDir: string;
   readonly embeddedPort: number;
+  /** Uploaded bytes in S3 (`MEDIA_S3_*`); null = on disk next to the embedded database. */
+  readonly mediaS3: MediaS3Config | null;
   readonly apiName = 'estate-agency-api';
 
   constructor(values: Omit<AppConfig, 'apiName'>) {
@@ -136,6 +203,7 @@ export class AppConfig {
       trustProxyHops: parsed.TRUST_PROXY_HOPS ?? 0,
       embeddedDataDir: parsed.EMBEDDED_DATA_DIR ?? '.data/postgres',
       embeddedPort: parsed.EMBEDDED_PG_PORT ?? 54329,
+      mediaS3: mediaS3Of(parsed),
     });
   }
 }

@@ -1,0 +1,211 @@
+import { createHash } from 'node:crypto';
+import { EntityManager, LockMode } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import {
+  AppConfig,
+  BlobStorage,
+  Clock,
+  DomainError,
+  notFound,
+  type Principal,
+  validationFailed,
+  type ValidationIssue,
+} from '@app/platform';
+import { checkImage, isRefusal, type CheckedImage } from '../domain/image-sniffing';
+import { ListingHistory } from '../domain/listing-history.entity';
+import { Listing, type ListingImage } from '../domain/listing.entity';
+import { Media, MEDIA_TYPES, mediaBlobKey, type MediaMimeType } from '../domain/media.entity';
+import type { MediaJson } from '../views/media.view';
+import { mediaView } from '../views/media.view';
+
+/** INTERFACES.md "Listings": 1-20 files per upload, each ≤ 15 MB, all ≤ 100 MB; ≤ 100 images a listing. */
+export const MEDIA_UPLOAD = {
+  maxFiles: 20,
+  maxFileBytes: 15 * 1024 * 1024,
+  maxTotalBytes: 100 * 1024 * 1024,
+} as const;
+export const LISTING_IMAGES_MAX = 100;
+
+/** An uploaded file as the multipart reader hands it over (its name and declared type are ignored). */
+export interface UploadedMediaFile {
+  originalname: string;
+  mimetype: string;
+  size: number;
+  buffer: Buffer;
+}
+
+export interface MediaUploadFields {
+  propertyId?: string;
+}
+
+type Checked = CheckedImage & { bytes: Buffer; sha256: string };
+
+/** Where a served photo's bytes are and how to answer them. */
+export interface ServedMedia {
+  bytes: Buffer;
+  mimeType: MediaMimeType;
+  sha256: string;
+}
+
+/**
+ * Listing photos: upload (checked by their bytes, kept once per content, optionally appended to
+ * an own listing in the same transaction) and the public read by URL.
+ */
+@Injectable()
+export class MediaService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly blobs: BlobStorage,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Every file is checked before anything is stored (one bad file → nothing stored); the bytes go
+   * to `media-<sha256>` (skipped when already there); the agency's row for that content is reused
+   * or made; with `propertyId` the photos are appended to the listing, its version bumped and a
+   * history row written, all in one transaction. A blob left by a failed transaction is harmless:
+   * content-addressed, it is what the next upload of the same bytes finds.
+   */
+  async upload(
+    actor: Principal,
+    files: UploadedMediaFile[] | undefined,
+    fields: MediaUploadFields,
+  ): Promise<{ data: MediaJson[] }> {
+    if (!files || files.length === 0) {
+      throw validationFailed([
+        { path: 'files', message: `send 1 to ${MEDIA_UPLOAD.maxFiles} images in the field \`files\`` },
+      ]);
+    }
+    const checked = this.checkAll(files);
+    if (fields.propertyId !== undefined) {
+      // early and read-only: no bytes stored for a request that cannot succeed
+      const listing = await this.em
+        .fork()
+        .getRepository(Listing)
+        .findOwn(actor.organizationId, fields.propertyId);
+      if (!listing) throw notFound('Listing');
+      assertRoom(listing, checked.length);
+    }
+    for (const sha256 of new Set(checked.map((file) => file.sha256))) {
+      const key = mediaBlobKey(sha256);
+      const file = checked.find((one) => one.sha256 === sha256) as Checked;
+      if (!(await this.blobs.has(key))) await this.blobs.put(key, file.bytes);
+    }
+    const media = await this.em.transactional(async (em) => {
+      const now = this.clock.now();
+      const existing = await em.getRepository(Media).findByHashes(
+        actor.organizationId,
+        checked.map((file) => file.sha256),
+      );
+      const byHash = new Map(existing.map((row) => [row.sha256, row]));
+      const rows = checked.map((file) => {
+        let row = byHash.get(file.sha256);
+        if (!row) {
+          row = new Media(
+            {
+              organizationId: actor.organizationId,
+              sha256: file.sha256,
+              mimeType: file.mimeType,
+              sizeBytes: file.bytes.length,
+              width: file.width,
+              height: file.height,
+              createdBy: actor.userId,
+            },
+            now,
+          );
+          byHash.set(file.sha256, row);
+          em.persist(row);
+        }
+        return row;
+      });
+      if (fields.propertyId !== undefined) await this.append(em, actor, fields.propertyId, rows, now);
+      await em.flush();
+      return rows;
+    });
+    return { data: media.map((row) => mediaView(row, this.config.publicBaseUrl)) };
+  }
+
+  /** The bytes of `/media/{id}.{ext}`: any agency's photo, by its id and its own extension. */
+  async served(id: string, extension: string): Promise<ServedMedia> {
+    const row = await this.em.fork().getRepository(Media).findServed(id);
+    if (!row || row.extension !== extension) throw notFound('Media');
+    const bytes = await this.blobs.get(mediaBlobKey(row.sha256));
+    if (!bytes) throw notFound('Media');
+    return { bytes, mimeType: row.mimeType, sha256: row.sha256 };
+  }
+
+  /** Type by magic bytes first (MEDIA_TYPE_NOT_ALLOWED), then each image's sides (VALIDATION_FAILED). */
+  private checkAll(files: UploadedMediaFile[]): Checked[] {
+    const results = files.map((file) => checkImage(file.buffer));
+    const wrongType = results.findIndex((result) => isRefusal(result) && result.kind === 'type');
+    if (wrongType >= 0) {
+      throw new DomainError(
+        'MEDIA_TYPE_NOT_ALLOWED',
+        `files[${wrongType}] is not a JPEG, PNG or WebP image (told by its content, not its name).`,
+      );
+    }
+    const issues: ValidationIssue[] = [];
+    results.forEach((result, i) => {
+      if (isRefusal(result) && result.kind === 'size')
+        issues.push({ path: `files[${i}]`, message: result.message });
+    });
+    if (issues.length > 0) throw validationFailed(issues);
+    return results.map((result, i) => ({
+      ...(result as CheckedImage),
+      bytes: files[i].buffer,
+      sha256: createHash('sha256').update(files[i].buffer).digest('hex'),
+    }));
+  }
+
+  /** Appends the photos to the own live listing (locked), +1 version, a history row. */
+  private async append(
+    em: EntityManager,
+    actor: Principal,
+    listingId: string,
+    rows: Media[],
+    now: Date,
+  ): Promise<void> {
+    const listing = await em
+      .getRepository(Listing)
+      .findInOrg(
+        actor.organizationId,
+        { id: listingId, source: 'internal', deletedAt: null },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+    if (!listing) throw notFound('Listing');
+    assertRoom(listing, rows.length);
+    const added: ListingImage[] = rows.map((row) => ({
+      mediaId: row.id,
+      extension: MEDIA_TYPES[row.mimeType],
+      url: null,
+      caption: null,
+    }));
+    listing.images = [...listing.images, ...added];
+    listing.version += 1;
+    listing.updatedAt = now;
+    em.persist(
+      new ListingHistory(
+        {
+          organizationId: actor.organizationId,
+          listingId: listing.id,
+          source: actor.kind === 'apiKey' ? `apikey:${actor.keyId}` : `session:${actor.sessionId}`,
+          changedBy: actor.userId,
+          changedFields: ['images'],
+        },
+        now,
+      ),
+    );
+  }
+}
+
+function assertRoom(listing: Listing, adding: number): void {
+  if (listing.images.length + adding > LISTING_IMAGES_MAX) {
+    throw validationFailed([
+      {
+        path: 'files',
+        message: `a listing holds at most ${LISTING_IMAGES_MAX} images (it has ${listing.images.length}; ${adding} sent)`,
+      },
+    ]);
+  }
+}

@@ -1,0 +1,161 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res, UploadedFiles } from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiPropertyOptional,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { IsUUID } from 'class-validator';
+import type { Response } from 'express';
+import {
+  ApiLegacyBadRequestErrors,
+  ApiLegacyNotFoundError,
+  ApiBadRequestErrors,
+  ApiNoBodyError,
+  ApiNotFoundError,
+  CurrentPrincipal,
+  IsOmittable,
+  ListingWriteRoute,
+  MultipartUpload,
+  notFound,
+  Principal,
+  Public,
+} from '@app/platform';
+import { MEDIA_UPLOAD, MediaService, type UploadedMediaFile } from '../application/media.service';
+import { MEDIA_TYPES } from '../domain/media.entity';
+import { MediaListView } from '../views/media.view';
+
+/** The text fields of `POST /properties/media/upload` (the images are the `files` parts). */
+export class UploadMediaFieldsDto {
+  @ApiPropertyOptional({ format: 'uuid', description: 'An own listing to append the photos to.' })
+  @IsOmittable()
+  @IsUUID('all')
+  propertyId?: string;
+}
+
+const UPLOAD_FORM_SCHEMA = {
+  type: 'object' as const,
+  required: ['files'],
+  properties: {
+    files: {
+      type: 'array' as const,
+      minItems: 1,
+      maxItems: MEDIA_UPLOAD.maxFiles,
+      items: { type: 'string' as const, format: 'binary' },
+      description: '1-20 JPEG, PNG or WebP images, each at most 15 MB, all together at most 100 MB.',
+    },
+    propertyId: {
+      type: 'string' as const,
+      format: 'uuid',
+      description: 'An own live listing: the photos are appended to its `images` (at most 100 in all).',
+    },
+  },
+};
+
+@ApiTags('properties')
+@Controller('properties')
+export class ListingMediaController {
+  constructor(private readonly media: MediaService) {}
+
+  @Post('media/upload')
+  @ApiOperation({
+    summary: 'Upload listing photos',
+    description:
+      'Multipart: `files` (1-20 images; each at most 15 MB, all together at most 100 MB, else 413) and ' +
+      '`propertyId?`. The type is told by the content only (JPEG, PNG or WebP; the file name and declared ' +
+      'type are ignored), else 400 MEDIA_TYPE_NOT_ALLOWED; each side 200-12,000 px, else 400 ' +
+      'VALIDATION_FAILED naming `files[i]`. All files are checked before any is stored. The bytes are ' +
+      'kept once per content (SHA-256) and the agency’s photo of the same content is reused. With ' +
+      '`propertyId` the photos are appended to that own listing’s `images` (at most 100) in the same ' +
+      'transaction, with a history row. Each photo is served, public by URL, at `url`.',
+  })
+  @ListingWriteRoute('media:write')
+  @MultipartUpload({
+    field: 'files',
+    files: { max: MEDIA_UPLOAD.maxFiles },
+    maxBytes: MEDIA_UPLOAD.maxFileBytes,
+    maxLabel: '15 MB',
+    maxTotal: { bytes: MEDIA_UPLOAD.maxTotalBytes, label: '100 MB' },
+    schema: UPLOAD_FORM_SCHEMA,
+  })
+  @ApiCreatedResponse({ type: MediaListView })
+  @ApiLegacyBadRequestErrors(
+    'VALIDATION_FAILED also for no `files` part, more than 20 files, a side outside 200-12,000 px ' +
+      '(`files[i]`) or a listing that would hold more than 100 images.',
+    'MEDIA_TYPE_NOT_ALLOWED: a file is not a JPEG, PNG or WebP image by its content.',
+  )
+  @ApiLegacyNotFoundError('Listing', 'when `propertyId` is absent, deleted or not an own listing')
+  upload(
+    @CurrentPrincipal() actor: Principal,
+    @UploadedFiles() files: UploadedMediaFile[] | undefined,
+    @Body() fields: UploadMediaFieldsDto,
+  ) {
+    return this.media.upload(actor, files, fields);
+  }
+}
+
+const SERVED_NAME = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const EXTENSIONS: readonly string[] = Object.values(MEDIA_TYPES);
+
+@ApiTags('media')
+@Controller('media')
+export class MediaFilesController {
+  constructor(private readonly media: MediaService) {}
+
+  @Get(':id.:ext')
+  @ApiOperation({
+    summary: 'Get a listing photo',
+    description:
+      'The photo’s bytes, public by URL (listing photos are shown on portals and brochures; the id is ' +
+      'not guessable). Immutable: `Cache-Control: public, max-age=31536000, immutable`, `ETag` the ' +
+      'content’s SHA-256 (`If-None-Match` → 304), `X-Content-Type-Options: nosniff`. An unknown id or ' +
+      'another extension than the photo’s → 404.',
+  })
+  @Public()
+  @ApiParam({ name: 'id', format: 'uuid', description: 'The photo’s id.' })
+  @ApiParam({ name: 'ext', enum: EXTENSIONS, description: 'The photo’s own extension.' })
+  @ApiHeader({
+    name: 'If-None-Match',
+    required: false,
+    description: 'A previous `ETag`: 304 when it matches.',
+  })
+  @ApiOkResponse({
+    description: 'The image, in its own type.',
+    content: Object.fromEntries(
+      Object.keys(MEDIA_TYPES).map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+    ),
+    headers: {
+      'Cache-Control': { description: '`public, max-age=31536000, immutable`', schema: { type: 'string' } },
+      ETag: { description: 'The content’s SHA-256, quoted.', schema: { type: 'string' } },
+      'X-Content-Type-Options': { description: '`nosniff`', schema: { type: 'string' } },
+    },
+  })
+  @ApiResponse({ status: 304, description: 'Not modified: `If-None-Match` names this content.' })
+  @ApiNoBodyError()
+  @ApiNotFoundError('Media', 'when the id is unknown or the extension is not the photo’s')
+  @HttpCode(200)
+  async get(
+    @Param('id') id: string,
+    @Param('ext') ext: string,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res() res: Response,
+  ): Promise<void> {
+    if (!SERVED_NAME.test(id) || !EXTENSIONS.includes(ext)) throw notFound('Media');
+    const served = await this.media.served(id.toLowerCase(), ext);
+    const etag = `"${served.sha256}"`;
+    res.set({
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      ETag: etag,
+      'X-Content-Type-Options': 'nosniff',
+    });
+    if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+      res.status(304).end();
+      return;
+    }
+    res.status(200).type(served.mimeType).send(served.bytes);
+  }
+}
