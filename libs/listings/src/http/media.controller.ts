@@ -14,7 +14,6 @@ import type { Response } from 'express';
 import {
   ApiLegacyBadRequestErrors,
   ApiLegacyNotFoundError,
-  ApiBadRequestErrors,
   ApiNoBodyError,
   ApiNotFoundError,
   CurrentPrincipal,
