@@ -6,11 +6,13 @@ import { ListingSearchQueries } from './application/listing-search.queries';
 import { DemoPortalAdapter } from './application/portals/demo-portal.adapter';
 import { PortalRegistry } from './application/portals/portal-registry';
 import { ListingsQueries } from './application/listings.queries';
-import { PublicationsService } from './application/publications.service';
+import { ListingsService } from './application/listings.service';
 import { ListingHistory } from './domain/listing-history.entity';
 import { Listing } from './domain/listing.entity';
 import { Media } from './domain/media.entity';
 import { ListingCatalogueController } from './http/catalogue.controller';
+import { ListingsController } from './http/listings.controller';
+import { ListingJobsModule } from './listing-jobs.module';
 
 export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
 
@@ -20,10 +22,10 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
  * API-key read. API keys only; errors in the legacy shape.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature(LISTING_ENTITIES), BlobsModule, IdentityModule],
+  imports: [MikroOrmModule.forFeature(LISTING_ENTITIES), BlobsModule, IdentityModule, ListingJobsModule],
   // the catalogue's static paths come before `/properties/{id}`
-  controllers: [ListingCatalogueController],
-  providers: [DemoPortalAdapter, ListingSearchQueries, ListingsQueries, PortalRegistry, PublicationsService],
+  controllers: [ListingCatalogueController, ListingsController],
+  providers: [DemoPortalAdapter, ListingSearchQueries, ListingsQueries, ListingsService, PortalRegistry],
   exports: [],
 })
 export class ListingsModule {}
