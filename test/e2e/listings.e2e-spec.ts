@@ -582,4 +582,35 @@ describe('Listings: /properties records and writes', () => {
       expect(history[0]).toEqual({ changed_fields: ['deleted'], source: `apikey:${adminKeyId}` });
     });
   });
+
+  describe('propertyListingId on deals', () => {
+    it('must name a listing the agency can read (own live, or on the network), else 400', async () => {
+      const lead = await t.seed.lead(a.admin);
+      const own = await create();
+      const network = await createListing(t, other, { agentId: otherAgent });
+      const hidden = await createListing(t, other, { agentId: otherAgent, networkVisible: false });
+      const gone = await create();
+      await as(admin).delete(`/properties/${gone.id}`).expect(204);
+      const crm = api(t, a.admin.key);
+
+      for (const id of [hidden.id, gone.id, randomUUID()]) {
+        const res = await crm.post('/v1/deals').send({ leadId: lead.id, title: 'Sale', propertyListingId: id });
+        expectInvalid(res, 'propertyListingId');
+      }
+      const made = await crm
+        .post('/v1/deals')
+        .send({ leadId: lead.id, title: 'Sale', propertyListingId: own.id })
+        .expect(201);
+      expect(made.body.propertyListingId).toBe(own.id);
+      await crm.patch(`/v1/deals/${made.body.id}`).send({ propertyListingId: network.id }).expect(200);
+      expectInvalid(
+        await crm.patch(`/v1/deals/${made.body.id}`).send({ propertyListingId: hidden.id }),
+        'propertyListingId',
+      );
+      // the listing already on the deal may stay after it leaves the network
+      await as(other).patch(`/properties/${network.id}`).send({ status: 'SOLD' }).expect(200);
+      await crm.patch(`/v1/deals/${made.body.id}`).send({ propertyListingId: network.id, title: 'Sold' }).expect(200);
+      await crm.patch(`/v1/deals/${made.body.id}`).send({ propertyListingId: null }).expect(200);
+    });
+  });
 });

@@ -6,6 +6,7 @@ import { ListingSearchQueries } from './application/listing-search.queries';
 import { DemoPortalAdapter } from './application/portals/demo-portal.adapter';
 import { PortalRegistry } from './application/portals/portal-registry';
 import { ListingsQueries } from './application/listings.queries';
+import { ListingReadabilityAdapter } from './application/listing-readability';
 import { ListingsService } from './application/listings.service';
 import { ListingHistory } from './domain/listing-history.entity';
 import { Listing } from './domain/listing.entity';
@@ -25,7 +26,14 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
   imports: [MikroOrmModule.forFeature(LISTING_ENTITIES), BlobsModule, IdentityModule, ListingJobsModule],
   // the catalogue's static paths come before `/properties/{id}`
   controllers: [ListingCatalogueController, ListingsController],
-  providers: [DemoPortalAdapter, ListingSearchQueries, ListingsQueries, ListingsService, PortalRegistry],
+  providers: [
+    DemoPortalAdapter,
+    ListingReadabilityAdapter,
+    ListingSearchQueries,
+    ListingsQueries,
+    ListingsService,
+    PortalRegistry,
+  ],
   exports: [],
 })
 export class ListingsModule {}
