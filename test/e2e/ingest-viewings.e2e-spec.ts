@@ -140,11 +140,16 @@ describe('connector records: viewings', () => {
     const lead = await t.seed.lead(a.admin);
     const otherAgent = await agentOf(t, other.admin);
     const [network] = await insertListings(t, other.admin.organizationId, otherAgent, 1);
-    const [hidden] = await insertListings(t, other.admin.organizationId, otherAgent, 1, { networkVisible: false });
+    const [hidden] = await insertListings(t, other.admin.organizationId, otherAgent, 1, {
+      networkVisible: false,
+    });
     const [deleted] = await insertListings(t, a.admin.organizationId, await agentOf(t, a.admin), 1);
     await sql(t, 'update listings set deleted_at = now() where id = ?', [deleted]);
     for (const unreadable of [hidden, deleted, '0193a000-0000-7000-8000-000000000001']) {
-      expectValidation(await put('v-4', viewing(lead.id, { propertyListingId: unreadable })), 'propertyListingId');
+      expectValidation(
+        await put('v-4', viewing(lead.id, { propertyListingId: unreadable })),
+        'propertyListingId',
+      );
     }
     await put('v-4', viewing(lead.id, { propertyListingId: network })).expect(201);
   });

@@ -98,9 +98,15 @@ describe('Listings: expiry', () => {
     expect(summary.renewed).toBeGreaterThanOrEqual(1);
     const row = await rowOf(listing.id);
     expect(row.status).toBe('ACTIVE');
-    expect(new Date(row.expires_at).toISOString()).toBe(new Date(expiresAt.getTime() + 3 * 90 * DAY).toISOString());
+    expect(new Date(row.expires_at).toISOString()).toBe(
+      new Date(expiresAt.getTime() + 3 * 90 * DAY).toISOString(),
+    );
     const history = await api(t, admin).get(`/properties/${listing.id}/history`).expect(200);
-    expect(history.body.data[0]).toMatchObject({ source: 'system:expiry', changedBy: null, changedFields: ['expiresAt'] });
+    expect(history.body.data[0]).toMatchObject({
+      source: 'system:expiry',
+      changedBy: null,
+      changedFields: ['expiresAt'],
+    });
   });
 
   it('expires DRAFT and RESERVED listings too, never SOLD, RENTED, WITHDRAWN, EXPIRED or deleted ones', async () => {
@@ -112,12 +118,16 @@ describe('Listings: expiry', () => {
     }
     const [deleted] = await insertListings(t, a.admin.organizationId, agent, 1, { expiresAt: past });
     await sql(t, `update listings set deleted_at = now() where id = ?`, [deleted]);
-    const [feed] = await insertListings(t, a.admin.organizationId, null, 1, { expiresAt: past, source: 'kyero' });
+    const [feed] = await insertListings(t, a.admin.organizationId, null, 1, {
+      expiresAt: past,
+      source: 'kyero',
+    });
 
     await run();
     expect((await rowOf(ids.DRAFT)).status).toBe('EXPIRED');
     expect((await rowOf(ids.RESERVED)).status).toBe('EXPIRED');
-    for (const status of ['SOLD', 'RENTED', 'WITHDRAWN']) expect((await rowOf(ids[status])).status).toBe(status);
+    for (const status of ['SOLD', 'RENTED', 'WITHDRAWN'])
+      expect((await rowOf(ids[status])).status).toBe(status);
     expect((await rowOf(deleted)).status).toBe('ACTIVE');
     expect((await rowOf(feed)).status).toBe('ACTIVE');
   });

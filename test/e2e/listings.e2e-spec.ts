@@ -48,7 +48,14 @@ describe('Listings: /properties records and writes', () => {
       t,
       `insert into media (id, organization_id, sha256, mime_type, extension, size_bytes, width, height, created_by, created_at)
        values (?, ?, ?, ?, ?, 1000, 800, 600, ?, now())`,
-      [id, organizationId, randomUUID().replace(/-/g, ''), extension === 'jpg' ? 'image/jpeg' : 'image/png', extension, createdBy],
+      [
+        id,
+        organizationId,
+        randomUUID().replace(/-/g, ''),
+        extension === 'jpg' ? 'image/jpeg' : 'image/png',
+        extension,
+        createdBy,
+      ],
     );
     return id;
   };
@@ -58,7 +65,10 @@ describe('Listings: /properties records and writes', () => {
     publicBaseUrl = t.get(AppConfig).publicBaseUrl;
     a = await t.seed.agency('Casa Listings');
     b = await t.seed.agency('Other Listings');
-    const adminKey = await t.seed.apiKey(a.admin, { name: 'listings', scopes: ['properties:read', 'properties:write'] });
+    const adminKey = await t.seed.apiKey(a.admin, {
+      name: 'listings',
+      scopes: ['properties:read', 'properties:write'],
+    });
     admin = adminKey.key;
     adminKeyId = adminKey.id;
     member = await memberWriteKey(t, a.member);
@@ -73,7 +83,10 @@ describe('Listings: /properties records and writes', () => {
   describe('create', () => {
     it('answers 201 with the record and its defaults', async () => {
       const now = t.clock.now();
-      const res = await as(admin).post('/properties').send(body({ title: 'Villa Sol', price: 350000 })).expect(201);
+      const res = await as(admin)
+        .post('/properties')
+        .send(body({ title: 'Villa Sol', price: 350000 }))
+        .expect(201);
       const record = res.body as Json;
       expect(record).toMatchObject({
         ref: { source: 'internal', id: record.id },
@@ -212,7 +225,16 @@ describe('Listings: /properties records and writes', () => {
     });
 
     it('refuses a missing required field (400 naming it)', async () => {
-      for (const field of ['title', 'operation', 'propertyType', 'price', 'currency', 'countryCode', 'city', 'agentId']) {
+      for (const field of [
+        'title',
+        'operation',
+        'propertyType',
+        'price',
+        'currency',
+        'countryCode',
+        'city',
+        'agentId',
+      ]) {
         const sent = body();
         delete sent[field];
         expectInvalid(await as(admin).post('/properties').send(sent), field);
@@ -259,21 +281,40 @@ describe('Listings: /properties records and writes', () => {
       ['hasPool as a string', { hasPool: 'yes' }, 'hasPool'],
       ['additionalFeatures as an array', { additionalFeatures: ['a'] }, 'additionalFeatures'],
     ])('refuses %s (400 VALIDATION_FAILED)', async (_label, overrides, path) => {
-      const before = await sql<{ n: string }>(t, `select count(*) as n from listings where organization_id = ?`, [
-        a.admin.organizationId,
-      ]);
+      const before = await sql<{ n: string }>(
+        t,
+        `select count(*) as n from listings where organization_id = ?`,
+        [a.admin.organizationId],
+      );
       expectInvalid(await as(admin).post('/properties').send(body(overrides)), path);
-      const after = await sql<{ n: string }>(t, `select count(*) as n from listings where organization_id = ?`, [
-        a.admin.organizationId,
-      ]);
+      const after = await sql<{ n: string }>(
+        t,
+        `select count(*) as n from listings where organization_id = ?`,
+        [a.admin.organizationId],
+      );
       expect(after[0].n).toBe(before[0].n);
     });
 
     it('refuses an agentId of another agency, an inactive agent or an unknown one at agentId', async () => {
-      expectInvalid(await as(admin).post('/properties').send(body({ agentId: otherAgent })), 'agentId');
+      expectInvalid(
+        await as(admin)
+          .post('/properties')
+          .send(body({ agentId: otherAgent })),
+        'agentId',
+      );
       const inactive = await insertAgent(t, a.admin.organizationId, { isActive: false });
-      expectInvalid(await as(admin).post('/properties').send(body({ agentId: inactive })), 'agentId');
-      expectInvalid(await as(admin).post('/properties').send(body({ agentId: randomUUID() })), 'agentId');
+      expectInvalid(
+        await as(admin)
+          .post('/properties')
+          .send(body({ agentId: inactive })),
+        'agentId',
+      );
+      expectInvalid(
+        await as(admin)
+          .post('/properties')
+          .send(body({ agentId: randomUUID() })),
+        'agentId',
+      );
       const standalone = await insertAgent(t, a.admin.organizationId, { firstName: 'Solo' });
       const made = await create({ agentId: standalone });
       expect(made.agent).toMatchObject({ id: standalone, firstName: 'Solo' });
@@ -321,10 +362,18 @@ describe('Listings: /properties records and writes', () => {
   describe('reference', () => {
     it('is unique per agency among live listings (409 CONFLICT), case-insensitive', async () => {
       const first = await create({ reference: 'REF-UNIQ' });
-      const dup = await as(admin).post('/properties').send(body({ reference: 'REF-UNIQ' }));
+      const dup = await as(admin)
+        .post('/properties')
+        .send(body({ reference: 'REF-UNIQ' }));
       expect(dup.status).toBe(409);
       expect(codeOf(dup)).toBe('CONFLICT');
-      expect((await as(admin).post('/properties').send(body({ reference: 'ref-uniq' }))).status).toBe(409);
+      expect(
+        (
+          await as(admin)
+            .post('/properties')
+            .send(body({ reference: 'ref-uniq' }))
+        ).status,
+      ).toBe(409);
 
       const second = await create({ reference: 'REF-OTHER' });
       const patched = await as(admin).patch(`/properties/${second.id}`).send({ reference: 'REF-UNIQ' });
@@ -343,7 +392,12 @@ describe('Listings: /properties records and writes', () => {
 
   describe('PATCH', () => {
     it('changes any subset; null clears nullable fields and is refused on required ones', async () => {
-      const listing = await create({ bedrooms: 2, commission: 2.5, coordinates: { lat: 40, lon: -3 }, region: 'Madrid' });
+      const listing = await create({
+        bedrooms: 2,
+        commission: 2.5,
+        coordinates: { lat: 40, lon: -3 },
+        region: 'Madrid',
+      });
       t.clock.advance(60_000);
       const res = await as(admin)
         .patch(`/properties/${listing.id}`)
@@ -358,12 +412,35 @@ describe('Listings: /properties records and writes', () => {
         title: listing.title,
         updatedAt: t.clock.now().toISOString(),
       });
-      for (const field of ['title', 'operation', 'propertyType', 'price', 'currency', 'countryCode', 'city', 'agentId', 'status', 'areaUnit', 'expiresAt', 'images']) {
-        expectInvalid(await as(admin).patch(`/properties/${listing.id}`).send({ [field]: null }), field);
+      for (const field of [
+        'title',
+        'operation',
+        'propertyType',
+        'price',
+        'currency',
+        'countryCode',
+        'city',
+        'agentId',
+        'status',
+        'areaUnit',
+        'expiresAt',
+        'images',
+      ]) {
+        expectInvalid(
+          await as(admin)
+            .patch(`/properties/${listing.id}`)
+            .send({ [field]: null }),
+          field,
+        );
       }
       expectInvalid(await as(admin).patch(`/properties/${listing.id}`).send({ status: 'EXPIRED' }), 'status');
-      expectInvalid(await as(admin).patch(`/properties/${listing.id}`).send({ agentId: otherAgent }), 'agentId');
-      const [row] = await sql<{ version: number }>(t, `select version from listings where id = ?`, [listing.id]);
+      expectInvalid(
+        await as(admin).patch(`/properties/${listing.id}`).send({ agentId: otherAgent }),
+        'agentId',
+      );
+      const [row] = await sql<{ version: number }>(t, `select version from listings where id = ?`, [
+        listing.id,
+      ]);
       expect(row.version).toBe(2);
     });
 
@@ -380,7 +457,10 @@ describe('Listings: /properties records and writes', () => {
     it('records every write as apikey:<keyId> with its person and the changed fields, newest first', async () => {
       const listing = await create({ price: 100000, reference: 'HIST-1' });
       t.clock.advance(1000);
-      await as(admin).patch(`/properties/${listing.id}`).send({ price: 120000, title: listing.title }).expect(200);
+      await as(admin)
+        .patch(`/properties/${listing.id}`)
+        .send({ price: 120000, title: listing.title })
+        .expect(200);
       t.clock.advance(1000);
       // nothing changed: no row
       await as(admin).patch(`/properties/${listing.id}`).send({ price: 120000 }).expect(200);
@@ -393,7 +473,17 @@ describe('Listings: /properties records and writes', () => {
       expect(rows.map((row) => row.changedFields)).toEqual([
         ['status', 'expiresAt'],
         ['price'],
-        expect.arrayContaining(['title', 'operation', 'propertyType', 'price', 'currency', 'countryCode', 'city', 'agentId', 'reference']),
+        expect.arrayContaining([
+          'title',
+          'operation',
+          'propertyType',
+          'price',
+          'currency',
+          'countryCode',
+          'city',
+          'agentId',
+          'reference',
+        ]),
       ]);
       for (const row of rows) {
         expect(row).toMatchObject({ source: `apikey:${adminKeyId}`, changedBy: a.admin.userId });
@@ -513,7 +603,11 @@ describe('Listings: /properties records and writes', () => {
         expect(allowed.body).not.toHaveProperty('commission');
         expect(allowed.body).toMatchObject({
           coordinates: { lat: 36.72, lon: -4.42 },
-          agent: { displayEmail: expect.any(String), phoneNumber: '+34611111111', whatsappNumber: '+34622222222' },
+          agent: {
+            displayEmail: expect.any(String),
+            phoneNumber: '+34611111111',
+            whatsappNumber: '+34622222222',
+          },
         });
       } finally {
         await sql(t, `update agents set share_contact_on_network = false where id = ?`, [agent]);
@@ -530,7 +624,10 @@ describe('Listings: /properties records and writes', () => {
         await as(admin).patch(`/properties/${listing.id}`).send({ status }).expect(200);
         expect((await as(other).get(`/properties/${listing.id}`)).status).toBe(404);
       }
-      await as(admin).patch(`/properties/${listing.id}`).send({ status: 'ACTIVE', networkVisible: false }).expect(200);
+      await as(admin)
+        .patch(`/properties/${listing.id}`)
+        .send({ status: 'ACTIVE', networkVisible: false })
+        .expect(200);
       expect((await as(other).get(`/properties/${listing.id}`)).status).toBe(404);
       await as(admin).patch(`/properties/${listing.id}`).send({ networkVisible: true }).expect(200);
       await as(other).get(`/properties/${listing.id}`).expect(200);
@@ -572,7 +669,11 @@ describe('Listings: /properties records and writes', () => {
         expect(res.status).toBe(404);
         expect(codeOf(res)).toBe('NOT_FOUND');
       }
-      const [row] = await sql<{ deleted_at: Date | null }>(t, `select deleted_at from listings where id = ?`, [listing.id]);
+      const [row] = await sql<{ deleted_at: Date | null }>(
+        t,
+        `select deleted_at from listings where id = ?`,
+        [listing.id],
+      );
       expect(row.deleted_at).not.toBeNull();
       const history = await sql<{ changed_fields: string[]; source: string }>(
         t,
@@ -594,7 +695,9 @@ describe('Listings: /properties records and writes', () => {
       const crm = api(t, a.admin.key);
 
       for (const id of [hidden.id, gone.id, randomUUID()]) {
-        const res = await crm.post('/v1/deals').send({ leadId: lead.id, title: 'Sale', propertyListingId: id });
+        const res = await crm
+          .post('/v1/deals')
+          .send({ leadId: lead.id, title: 'Sale', propertyListingId: id });
         expectInvalid(res, 'propertyListingId');
       }
       const made = await crm
@@ -609,7 +712,10 @@ describe('Listings: /properties records and writes', () => {
       );
       // the listing already on the deal may stay after it leaves the network
       await as(other).patch(`/properties/${network.id}`).send({ status: 'SOLD' }).expect(200);
-      await crm.patch(`/v1/deals/${made.body.id}`).send({ propertyListingId: network.id, title: 'Sold' }).expect(200);
+      await crm
+        .patch(`/v1/deals/${made.body.id}`)
+        .send({ propertyListingId: network.id, title: 'Sold' })
+        .expect(200);
       await crm.patch(`/v1/deals/${made.body.id}`).send({ propertyListingId: null }).expect(200);
     });
   });

@@ -93,7 +93,9 @@ describe('npm run ops: key-rate and seed:demo', () => {
     expect(listings).toEqual({ n: '2000', countries: '3', cities: '16', agents: '3' });
     const [someListing] = await t.orm.em
       .getConnection()
-      .execute<{ id: string }[]>(`select id from listings where organization_id = ? limit 1`, [agency.organizationId]);
+      .execute<{ id: string }[]>(`select id from listings where organization_id = ? limit 1`, [
+        agency.organizationId,
+      ]);
     await asKey(t.http.get(`/properties/${someListing.id}`), agency.admin.apiKey).expect(200);
 
     const leads = await asKey(t.http.get('/v1/leads?limit=5'), agency.admin.apiKey).expect(200);

@@ -81,7 +81,8 @@ export class DealsService {
    */
   async create(actor: Principal, input: CreateDeal): Promise<DealJson> {
     await this.access.reachableLead(actor, input.leadId);
-    if (input.propertyListingId) await this.listings.assertReadable(actor.organizationId, input.propertyListingId);
+    if (input.propertyListingId)
+      await this.listings.assertReadable(actor.organizationId, input.propertyListingId);
     const userIds = input.assigneeIds ?? [];
     const teamIds = input.teamIds ?? [];
     if (!isAdmin(actor) && (teamIds.length > 0 || userIds.some((id) => id !== actor.userId))) {
@@ -141,7 +142,10 @@ export class DealsService {
     };
     this.refuseDerivedField(deal, edit);
     // a listing named anew must be readable (the one already on the deal stays as it is)
-    if (edit.propertyListingId && edit.propertyListingId.toLowerCase() !== deal.propertyListingId?.toLowerCase()) {
+    if (
+      edit.propertyListingId &&
+      edit.propertyListingId.toLowerCase() !== deal.propertyListingId?.toLowerCase()
+    ) {
       await this.listings.assertReadable(actor.organizationId, edit.propertyListingId);
     }
     const participants =

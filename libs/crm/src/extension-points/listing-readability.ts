@@ -33,13 +33,16 @@ export class ListingReadabilityCheck implements OnModuleInit {
 
   onModuleInit(): void {
     const found = discoverMarked<ListingReadability>(this.discovery, this.reflector, LISTING_READABILITY);
-    if (found.length > 1) throw new Error('Two providers are marked @ListingReadabilityProvider(); keep one.');
+    if (found.length > 1)
+      throw new Error('Two providers are marked @ListingReadabilityProvider(); keep one.');
     this.reader = found[0] ?? null;
   }
 
   /** 400 VALIDATION_FAILED at `propertyListingId` unless the agency may read the listing. */
   async assertReadable(organizationId: string, listingId: string): Promise<void> {
-    const readable = this.reader ? await this.reader.isReadable(organizationId, listingId.toLowerCase()) : false;
+    const readable = this.reader
+      ? await this.reader.isReadable(organizationId, listingId.toLowerCase())
+      : false;
     if (!readable) {
       throw validationFailed([
         {

@@ -2,19 +2,13 @@ import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/po
 import { Injectable } from '@nestjs/common';
 import { AgentRoster } from '@app/identity';
 import { Clock, conflict, notFound, validationFailed, type Principal } from '@app/platform';
+import { LEGACY_FEATURE_FLAGS, type LegacyFeatureFlag } from '../domain/listing-catalogue';
 import {
-  LEGACY_FEATURE_FLAGS,
-  type AreaUnit,
-  type EnergyRating,
-  type Furnished,
-  type LegacyFeatureFlag,
-  type ListingCondition,
-  type ListingOperation,
-  type ListingStatus,
-  type PropertyType,
-  type RentPeriod,
-} from '../domain/listing-catalogue';
-import { decimalText, resolveFeatures, type ListingChanges } from '../domain/listing-changes';
+  decimalText,
+  resolveFeatures,
+  type ListingChanges,
+  type ListingPayload,
+} from '../domain/listing-changes';
 import { ListingHistory } from '../domain/listing-history.entity';
 import { Listing, type ListingImage } from '../domain/listing.entity';
 import { ListingRepository } from '../domain/listing.repository';
@@ -22,62 +16,7 @@ import type { ListingRecordView } from '../views/listing.view';
 import { ListingsQueries } from './listings.queries';
 import { PublicationsService } from './publications.service';
 
-/** The create and PATCH payload as the routes take it (numbers as JSON numbers). */
-export interface ListingPayload {
-  title: string;
-  operation: ListingOperation;
-  propertyType: PropertyType;
-  price: number;
-  currency: string;
-  countryCode: string;
-  city: string;
-  agentId: string;
-  status?: Exclude<ListingStatus, 'EXPIRED'>;
-  reference?: string | null;
-  description?: string | null;
-  rentPeriod?: RentPeriod | null;
-  region?: string | null;
-  community?: string | null;
-  postalCode?: string | null;
-  addressLine1?: string | null;
-  addressLine2?: string | null;
-  coordinates?: { lat: number; lon: number } | null;
-  showExactLocation?: boolean;
-  bedrooms?: number | null;
-  bathrooms?: number | null;
-  areaUnit?: AreaUnit;
-  livingArea?: number | null;
-  plotArea?: number | null;
-  floor?: string | null;
-  yearBuilt?: number | null;
-  parkingSpaces?: number | null;
-  furnished?: Furnished | null;
-  condition?: ListingCondition | null;
-  energyRating?: EnergyRating | null;
-  energyRatingDetails?: string | null;
-  energyConsumptionKwh?: number | null;
-  co2Emissions?: number | null;
-  features?: string[];
-  hasPool?: boolean;
-  hasGarden?: boolean;
-  hasTerrace?: boolean;
-  hasElevator?: boolean;
-  hasParking?: boolean;
-  hasAirConditioning?: boolean;
-  additionalFeatures?: Record<string, unknown> | null;
-  commission?: number | null;
-  sharedCommission?: number | null;
-  communityFeesPerYear?: number | null;
-  basuraPerYear?: number | null;
-  availableFrom?: string | null;
-  completionDate?: string | null;
-  images?: { mediaId: string; caption?: string | null }[];
-  videoUrl?: string | null;
-  virtualTourUrl?: string | null;
-  networkVisible?: boolean;
-  autoRenewEnabled?: boolean;
-  expiresAt?: string;
-}
+export type { ListingPayload } from '../domain/listing-changes';
 
 const LEGACY_FLAGS = Object.keys(LEGACY_FEATURE_FLAGS) as LegacyFeatureFlag[];
 
@@ -208,7 +147,10 @@ export class ListingsService {
     try {
       return await write();
     } catch (err) {
-      if (err instanceof UniqueConstraintViolationException && err.message.includes('listings_reference_unique')) {
+      if (
+        err instanceof UniqueConstraintViolationException &&
+        err.message.includes('listings_reference_unique')
+      ) {
         throw conflict('Another listing of the agency already has this reference.');
       }
       throw err;
@@ -294,7 +236,10 @@ export class ListingsService {
   ): Promise<ListingImage[]> {
     const ids = images.map((image) => image.mediaId.toLowerCase());
     const found = new Map(
-      (await this.listings.mediaOf(actor.organizationId, [...new Set(ids)])).map((media) => [media.id, media]),
+      (await this.listings.mediaOf(actor.organizationId, [...new Set(ids)])).map((media) => [
+        media.id,
+        media,
+      ]),
     );
     return images.map((image, i) => {
       const media = found.get(ids[i]);

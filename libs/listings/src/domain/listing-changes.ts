@@ -10,7 +10,18 @@ import {
   type PropertyType,
   type RentPeriod,
 } from './listing-catalogue';
-import type { ListingImage } from './listing.entity';
+
+/**
+ * `images` as stored, in display order: an uploaded photo of the agency (`mediaId` and the served
+ * file's `extension`, its URL `{PUBLIC_BASE_URL}/media/<mediaId>.<extension>`), or, on a feed's
+ * row, the feed's own image `url`.
+ */
+export interface ListingImage {
+  mediaId: string | null;
+  extension: string | null;
+  url: string | null;
+  caption: string | null;
+}
 
 /**
  * A listing's payload as the aggregate takes it (create or PATCH): decimals as strings, dates as
@@ -92,4 +103,61 @@ export function resolveFeatures(
     else next.delete(LEGACY_FEATURE_FLAGS[flag]);
   }
   return [...next];
+}
+
+/** The create and PATCH payload as the routes take it (numbers as JSON numbers). */
+export interface ListingPayload {
+  title: string;
+  operation: ListingOperation;
+  propertyType: PropertyType;
+  price: number;
+  currency: string;
+  countryCode: string;
+  city: string;
+  agentId: string;
+  status?: Exclude<ListingStatus, 'EXPIRED'>;
+  reference?: string | null;
+  description?: string | null;
+  rentPeriod?: RentPeriod | null;
+  region?: string | null;
+  community?: string | null;
+  postalCode?: string | null;
+  addressLine1?: string | null;
+  addressLine2?: string | null;
+  coordinates?: { lat: number; lon: number } | null;
+  showExactLocation?: boolean;
+  bedrooms?: number | null;
+  bathrooms?: number | null;
+  areaUnit?: AreaUnit;
+  livingArea?: number | null;
+  plotArea?: number | null;
+  floor?: string | null;
+  yearBuilt?: number | null;
+  parkingSpaces?: number | null;
+  furnished?: Furnished | null;
+  condition?: ListingCondition | null;
+  energyRating?: EnergyRating | null;
+  energyRatingDetails?: string | null;
+  energyConsumptionKwh?: number | null;
+  co2Emissions?: number | null;
+  features?: string[];
+  hasPool?: boolean;
+  hasGarden?: boolean;
+  hasTerrace?: boolean;
+  hasElevator?: boolean;
+  hasParking?: boolean;
+  hasAirConditioning?: boolean;
+  additionalFeatures?: Record<string, unknown> | null;
+  commission?: number | null;
+  sharedCommission?: number | null;
+  communityFeesPerYear?: number | null;
+  basuraPerYear?: number | null;
+  availableFrom?: string | null;
+  completionDate?: string | null;
+  images?: { mediaId: string; caption?: string | null }[];
+  videoUrl?: string | null;
+  virtualTourUrl?: string | null;
+  networkVisible?: boolean;
+  autoRenewEnabled?: boolean;
+  expiresAt?: string;
 }

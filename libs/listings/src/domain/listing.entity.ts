@@ -12,20 +12,10 @@ import type {
   PropertyType,
   RentPeriod,
 } from './listing-catalogue';
-import type { ListingChanges } from './listing-changes';
-import { ListingRepository } from './listing.repository';
+import type { ListingChanges, ListingImage } from './listing-changes';
 
-/**
- * `images` as stored, in display order: an uploaded photo of the agency (`mediaId` and the served
- * file's `extension`, its URL `{PUBLIC_BASE_URL}/media/<mediaId>.<extension>`), or, on a feed's
- * row, the feed's own image `url`.
- */
-export interface ListingImage {
-  mediaId: string | null;
-  extension: string | null;
-  url: string | null;
-  caption: string | null;
-}
+export type { ListingImage } from './listing-changes';
+import { ListingRepository } from './listing.repository';
 
 /** Where a listing comes from: `internal` (made by the agency) or a connected feed. */
 export type ListingSourceName = 'internal' | 'kyero' | 'redsp' | 'jsonfeed';

@@ -43,14 +43,16 @@ export class ListingRepository extends TenantRepository<Listing> {
    * oldest due first (index `listings_expiry_idx`).
    */
   async dueIds(now: Date, limit: number): Promise<string[]> {
-    const rows = await this.getEntityManager().getConnection().execute<{ id: string }[]>(
-      `select id from listings
+    const rows = await this.getEntityManager()
+      .getConnection()
+      .execute<{ id: string }[]>(
+        `select id from listings
         where expires_at <= ? and deleted_at is null and source = 'internal'
           and status not in ('EXPIRED', 'SOLD', 'RENTED', 'WITHDRAWN')
         order by expires_at, id
         limit ?`,
-      [now, limit],
-    );
+        [now, limit],
+      );
     return rows.map((row) => row.id);
   }
 

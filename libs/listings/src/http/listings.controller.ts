@@ -7,7 +7,14 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { AdminOnly, CurrentPrincipal, LegacyErrorView, ListingRoute, Principal, UuidParam } from '@app/platform';
+import {
+  AdminOnly,
+  CurrentPrincipal,
+  LegacyErrorView,
+  ListingRoute,
+  Principal,
+  UuidParam,
+} from '@app/platform';
 import { ListingsQueries } from '../application/listings.queries';
 import { ListingsService } from '../application/listings.service';
 import { ListingHistoryView, ListingRecordView } from '../views/listing.view';
@@ -15,7 +22,8 @@ import { ChangeListingDto, CreateListingDto, RenewListingDto } from './dto/listi
 
 const NOT_FOUND =
   'NOT_FOUND `Listing not found.`: no such listing, deleted, or another agency’s listing that is not on the network';
-const NOT_OWN = 'NOT_FOUND `Listing not found.`: no such listing of the agency (deleted, or another agency’s)';
+const NOT_OWN =
+  'NOT_FOUND `Listing not found.`: no such listing of the agency (deleted, or another agency’s)';
 const BAD_INPUT = 'VALIDATION_FAILED naming the first issue (`message`)';
 
 const legacy = (status: number, description: string) =>
@@ -42,7 +50,10 @@ export class ListingsController {
   @ListingRoute('properties:write')
   @AdminOnly()
   @ApiCreatedResponse({ type: ListingRecordView })
-  @legacy(400, `${BAD_INPUT}; also an \`agentId\` that is not an active agent of the agency, an image that is not the agency’s upload`)
+  @legacy(
+    400,
+    `${BAD_INPUT}; also an \`agentId\` that is not an active agent of the agency, an image that is not the agency’s upload`,
+  )
   @legacy(409, 'CONFLICT: the `reference` is taken by another listing of the agency')
   create(@CurrentPrincipal() actor: Principal, @Body() body: CreateListingDto): Promise<ListingRecordView> {
     return this.listings.create(actor, body);
@@ -134,7 +145,10 @@ export class ListingsController {
   @ApiOkResponse({ type: ListingHistoryView })
   @legacy(400, 'VALIDATION_FAILED: `id` is not a UUID')
   @legacy(404, NOT_OWN)
-  history(@CurrentPrincipal() actor: Principal, @Param('id', UuidParam) id: string): Promise<ListingHistoryView> {
+  history(
+    @CurrentPrincipal() actor: Principal,
+    @Param('id', UuidParam) id: string,
+  ): Promise<ListingHistoryView> {
     return this.queries.historyOf(actor, id);
   }
 }

@@ -1,4 +1,4 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiNullable } from '@app/platform';
 import type { Agent } from '@app/identity';
 import {
@@ -41,10 +41,30 @@ export class ListingAgentView {
 export class ListingImageView {
   @ApiNullable(String, { format: 'uuid', description: 'The uploaded photo; null for a feed’s own image.' })
   mediaId: string | null;
-  @ApiProperty({ format: 'uri', example: 'https://api.example.com/media/0190a0a0-0000-7000-8000-000000000001.jpg' })
+  @ApiProperty({
+    format: 'uri',
+    example: 'https://api.example.com/media/0190a0a0-0000-7000-8000-000000000001.jpg',
+  })
   url: string;
   @ApiNullable(String) caption: string | null;
 }
+
+/** Inline schemas of the nullable objects (a nullable `$ref` cannot carry `type` in OpenAPI 3.0). */
+export const COORDINATES_SCHEMA = {
+  lat: { type: 'number', minimum: -90, maximum: 90 },
+  lon: { type: 'number', minimum: -180, maximum: 180 },
+} as const;
+
+const CONTACT = "Null on another agency's listing unless its agent shares contact.";
+const AGENT_SCHEMA = {
+  id: { type: 'string', format: 'uuid' },
+  firstName: { type: 'string', nullable: true },
+  lastName: { type: 'string', nullable: true },
+  avatarUrl: { type: 'string', format: 'uri', nullable: true },
+  displayEmail: { type: 'string', nullable: true, description: CONTACT },
+  phoneNumber: { type: 'string', nullable: true, description: CONTACT },
+  whatsappNumber: { type: 'string', nullable: true, description: CONTACT },
+} as const;
 
 /**
  * A listing record (`GET /properties/{id}`, the answer of every write): the payload's fields plus
@@ -52,10 +72,12 @@ export class ListingImageView {
  * (the key is absent on another agency's); coordinates of another agency's listing only with
  * `showExactLocation`.
  */
-@ApiExtraModels(CoordinatesView, ListingAgentView)
 export class ListingRecordView {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ type: ListingRefView, description: '`{source: "internal", id}` for own and network listings.' })
+  @ApiProperty({
+    type: ListingRefView,
+    description: '`{source: "internal", id}` for own and network listings.',
+  })
   ref: ListingRefView;
   @ApiProperty({ minLength: 1, maxLength: 200 }) title: string;
   @ApiNullable(String, { maxLength: 50 }) reference: string | null;
@@ -74,8 +96,10 @@ export class ListingRecordView {
   @ApiNullable(String) addressLine1: string | null;
   @ApiNullable(String) addressLine2: string | null;
   @ApiProperty({
-    allOf: [{ $ref: getSchemaPath(CoordinatesView) }],
+    type: 'object',
     nullable: true,
+    properties: COORDINATES_SCHEMA,
+    required: ['lat', 'lon'],
     description: "Another agency's listing shows them only with `showExactLocation`.",
   })
   coordinates: CoordinatesView | null;
@@ -119,8 +143,10 @@ export class ListingRecordView {
   @ApiProperty() autoRenewEnabled: boolean;
   @ApiNullable(String, { format: 'date-time' }) expiresAt: string | null;
   @ApiProperty({
-    allOf: [{ $ref: getSchemaPath(ListingAgentView) }],
+    type: 'object',
     nullable: true,
+    properties: AGENT_SCHEMA,
+    required: Object.keys(AGENT_SCHEMA),
     description: 'The listing’s agent (null when it has none).',
   })
   agent: ListingAgentView | null;
@@ -130,7 +156,10 @@ export class ListingRecordView {
 
 export class ListingHistoryEntryView {
   @ApiProperty({ format: 'date-time' }) at: string;
-  @ApiProperty({ example: 'apikey:0190a0a0-0000-7000-8000-000000000001', description: '`apikey:<keyId>` or `system:expiry`.' })
+  @ApiProperty({
+    example: 'apikey:0190a0a0-0000-7000-8000-000000000001',
+    description: '`apikey:<keyId>` or `system:expiry`.',
+  })
   source: string;
   @ApiNullable(String, { format: 'uuid', description: 'The key’s person; null for the service.' })
   changedBy: string | null;
@@ -152,7 +181,11 @@ const num = (value: string | null): number | null => (value === null ? null : Nu
 const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
 /** A `date` column as `YYYY-MM-DD` (MikroORM may give a string or a Date). */
 const day = (value: string | Date | null): string | null =>
-  value === null ? null : value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
+  value === null
+    ? null
+    : value instanceof Date
+      ? value.toISOString().slice(0, 10)
+      : String(value).slice(0, 10);
 
 const agentOf = (agent: Agent, own: boolean): ListingAgentView => {
   const contact = showsAgentContact(own, agent);

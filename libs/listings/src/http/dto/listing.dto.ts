@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -23,7 +23,6 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ApiNullable, IsOmittable } from '@app/platform';
-import type { ListingPayload } from '../../application/listings.service';
 import {
   AREA_UNITS,
   ENERGY_RATINGS,
@@ -44,6 +43,8 @@ import {
   type PropertyType,
   type RentPeriod,
 } from '../../domain/listing-catalogue';
+import type { ListingPayload } from '../../domain/listing-changes';
+import { COORDINATES_SCHEMA } from '../../views/listing.view';
 import { CoordinateDto } from './listing-search.dto';
 
 /** Text limits of the free-text fields (INTERFACES.md "Listings": sane maxima). */
@@ -133,7 +134,10 @@ const NullableText = (max: number, description?: string) =>
   );
 
 export class ListingImageDto {
-  @ApiProperty({ format: 'uuid', description: 'An uploaded photo of the agency (`POST /properties/media/upload`).' })
+  @ApiProperty({
+    format: 'uuid',
+    description: 'An uploaded photo of the agency (`POST /properties/media/upload`).',
+  })
   @IsUUID('all', { message: 'mediaId must be a UUID' })
   mediaId: string;
 
@@ -148,14 +152,20 @@ export class ListingImageDto {
  * The payload fields every write may send, none required (create adds the required ones). Nullable
  * fields take `null` to clear; the others refuse it.
  */
-@ApiExtraModels(CoordinateDto)
 export class ListingFieldsDto implements Partial<ListingPayload> {
-  @ApiPropertyOptional({ enum: SETTABLE_LISTING_STATUSES, default: 'ACTIVE', description: '`EXPIRED` is set only by the service at `expiresAt`.' })
+  @ApiPropertyOptional({
+    enum: SETTABLE_LISTING_STATUSES,
+    default: 'ACTIVE',
+    description: '`EXPIRED` is set only by the service at `expiresAt`.',
+  })
   @IsOmittable()
   @IsIn(SETTABLE_LISTING_STATUSES, oneOf('status', SETTABLE_LISTING_STATUSES))
   status?: Exclude<ListingStatus, 'EXPIRED'>;
 
-  @ApiNullable(String, { maxLength: LISTING_LIMITS.reference, description: 'Unique per agency among live listings (else 409 CONFLICT).' })
+  @ApiNullable(String, {
+    maxLength: LISTING_LIMITS.reference,
+    description: 'Unique per agency among live listings (else 409 CONFLICT).',
+  })
   @IsOptional()
   @IsString()
   @MinLength(1)
@@ -171,19 +181,32 @@ export class ListingFieldsDto implements Partial<ListingPayload> {
   rentPeriod?: RentPeriod | null;
 
   @NullableText(LISTING_TEXT_LIMITS.region) region?: string | null;
-  @NullableText(LISTING_TEXT_LIMITS.community, 'Neighbourhood, urbanisation or community.') community?: string | null;
+  @NullableText(LISTING_TEXT_LIMITS.community, 'Neighbourhood, urbanisation or community.') community?:
+    string | null;
   @NullableText(LISTING_TEXT_LIMITS.postalCode) postalCode?: string | null;
-  @NullableText(LISTING_TEXT_LIMITS.addressLine, 'Street address; shared with the network for ACTIVE listings.')
+  @NullableText(
+    LISTING_TEXT_LIMITS.addressLine,
+    'Street address; shared with the network for ACTIVE listings.',
+  )
   addressLine1?: string | null;
   @NullableText(LISTING_TEXT_LIMITS.addressLine, 'Building, floor, door.') addressLine2?: string | null;
 
-  @ApiPropertyOptional({ allOf: [{ $ref: getSchemaPath(CoordinateDto) }], nullable: true, description: 'Spec Coordinate; null clears.' })
+  @ApiPropertyOptional({
+    type: 'object',
+    nullable: true,
+    properties: COORDINATES_SCHEMA,
+    required: ['lat', 'lon'],
+    description: 'Spec Coordinate; null clears.',
+  })
   @IsOptional()
   @ValidateNested()
   @Type(() => CoordinateDto)
   coordinates?: CoordinateDto | null;
 
-  @ApiPropertyOptional({ default: false, description: 'Other agencies see exact coordinates only with this.' })
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Other agencies see exact coordinates only with this.',
+  })
   @IsOmittable()
   @IsBoolean()
   showExactLocation?: boolean;
@@ -195,23 +218,45 @@ export class ListingFieldsDto implements Partial<ListingPayload> {
   @Max(MAX.rooms)
   bedrooms?: number | null;
 
-  @ApiPropertyOptional({ type: Number, minimum: 0, maximum: MAX.bathrooms, nullable: true, description: 'One decimal at most (2.5).' })
+  @ApiPropertyOptional({
+    type: Number,
+    minimum: 0,
+    maximum: MAX.bathrooms,
+    nullable: true,
+    description: 'One decimal at most (2.5).',
+  })
   @IsOptional()
   @Decimal(1, 0, MAX.bathrooms)
   bathrooms?: number | null;
 
-  @ApiPropertyOptional({ enum: AREA_UNITS, default: 'sqm', description: 'Unit of `livingArea` and `plotArea`.' })
+  @ApiPropertyOptional({
+    enum: AREA_UNITS,
+    default: 'sqm',
+    description: 'Unit of `livingArea` and `plotArea`.',
+  })
   @IsOmittable()
   @IsIn(AREA_UNITS, oneOf('areaUnit', AREA_UNITS))
   areaUnit?: AreaUnit;
 
-  @ApiPropertyOptional({ type: Number, minimum: 0, maximum: MAX.area, nullable: true, description: 'In `areaUnit`, above 0.' })
+  @ApiPropertyOptional({
+    type: Number,
+    minimum: 0,
+    maximum: MAX.area,
+    nullable: true,
+    description: 'In `areaUnit`, above 0.',
+  })
   @IsOptional()
   @Decimal(2, 0, MAX.area)
   @Positive('livingArea')
   livingArea?: number | null;
 
-  @ApiPropertyOptional({ type: Number, minimum: 0, maximum: MAX.area, nullable: true, description: 'In `areaUnit`, above 0.' })
+  @ApiPropertyOptional({
+    type: Number,
+    minimum: 0,
+    maximum: MAX.area,
+    nullable: true,
+    description: 'In `areaUnit`, above 0.',
+  })
   @IsOptional()
   @Decimal(2, 0, MAX.area)
   @Positive('plotArea')
@@ -263,7 +308,8 @@ export class ListingFieldsDto implements Partial<ListingPayload> {
   @ApiPropertyOptional({
     enum: FEATURE_SLUGS,
     isArray: true,
-    description: 'Amenity slugs (`GET /properties/features`); wins over the `has*` flags. Omit to keep; never null.',
+    description:
+      'Amenity slugs (`GET /properties/features`); wins over the `has*` flags. Omit to keep; never null.',
   })
   @IsOmittable()
   @IsArray()
@@ -271,7 +317,10 @@ export class ListingFieldsDto implements Partial<ListingPayload> {
   @IsIn(FEATURE_SLUGS, { each: true, message: 'each of features must be a slug of GET /properties/features' })
   features?: string[];
 
-  @ApiPropertyOptional({ type: Boolean, description: 'Legacy: adds (true) or removes (false) `pool`; ignored when `features` is sent.' })
+  @ApiPropertyOptional({
+    type: Boolean,
+    description: 'Legacy: adds (true) or removes (false) `pool`; ignored when `features` is sent.',
+  })
   @IsOmittable()
   @IsBoolean()
   hasPool?: boolean;
@@ -311,12 +360,24 @@ export class ListingFieldsDto implements Partial<ListingPayload> {
   @SmallObject('additionalFeatures')
   additionalFeatures?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ type: Number, minimum: 0, maximum: 100, nullable: true, description: 'Private commission percent; never shown to other agencies.' })
+  @ApiPropertyOptional({
+    type: Number,
+    minimum: 0,
+    maximum: 100,
+    nullable: true,
+    description: 'Private commission percent; never shown to other agencies.',
+  })
   @IsOptional()
   @Decimal(2, 0, 100)
   commission?: number | null;
 
-  @ApiPropertyOptional({ type: Number, minimum: 0, maximum: 100, nullable: true, description: 'Percent offered to the network.' })
+  @ApiPropertyOptional({
+    type: Number,
+    minimum: 0,
+    maximum: 100,
+    nullable: true,
+    description: 'Percent offered to the network.',
+  })
   @IsOptional()
   @Decimal(2, 0, 100)
   sharedCommission?: number | null;
@@ -326,7 +387,12 @@ export class ListingFieldsDto implements Partial<ListingPayload> {
   @Decimal(2, 0, MAX.money)
   communityFeesPerYear?: number | null;
 
-  @ApiPropertyOptional({ type: Number, minimum: 0, nullable: true, description: 'Refuse collection tax per year.' })
+  @ApiPropertyOptional({
+    type: Number,
+    minimum: 0,
+    nullable: true,
+    description: 'Refuse collection tax per year.',
+  })
   @IsOptional()
   @Decimal(2, 0, MAX.money)
   basuraPerYear?: number | null;
@@ -368,7 +434,10 @@ export class ListingFieldsDto implements Partial<ListingPayload> {
   @IsBoolean()
   networkVisible?: boolean;
 
-  @ApiPropertyOptional({ default: false, description: 'At `expiresAt` the listing gets 90 more days instead of expiring.' })
+  @ApiPropertyOptional({
+    default: false,
+    description: 'At `expiresAt` the listing gets 90 more days instead of expiring.',
+  })
   @IsOmittable()
   @IsBoolean()
   autoRenewEnabled?: boolean;
@@ -387,12 +456,28 @@ export class ListingFieldsDto implements Partial<ListingPayload> {
 const TITLE_DOC = { minLength: 1, maxLength: LISTING_LIMITS.title };
 const CURRENCY_DOC = { pattern: '^[A-Z]{3}$', example: 'EUR', description: 'ISO 4217, upper case.' };
 const COUNTRY_DOC = { pattern: '^[A-Z]{2}$', example: 'ES', description: 'ISO 3166-1 alpha-2, upper case.' };
-const PRICE_DOC = { type: Number, minimum: 0, maximum: MAX.price, description: 'In `currency`; answered as a decimal string.' };
-const AGENT_DOC = { format: 'uuid', description: 'An active agent of the agency (`GET /properties/agents`).' };
+const PRICE_DOC = {
+  type: Number,
+  minimum: 0,
+  maximum: MAX.price,
+  description: 'In `currency`; answered as a decimal string.',
+};
+const AGENT_DOC = {
+  format: 'uuid',
+  description: 'An active agent of the agency (`GET /properties/agents`).',
+};
 
 const Title = () => applyDecorators(IsString(), MinLength(1), MaxLength(LISTING_LIMITS.title));
-const Currency = () => applyDecorators(IsString(), Matches(/^[A-Z]{3}$/, { message: 'currency must be 3 upper-case letters (ISO 4217)' }));
-const Country = () => applyDecorators(IsString(), Matches(/^[A-Z]{2}$/, { message: 'countryCode must be 2 upper-case letters (ISO 3166-1 alpha-2)' }));
+const Currency = () =>
+  applyDecorators(
+    IsString(),
+    Matches(/^[A-Z]{3}$/, { message: 'currency must be 3 upper-case letters (ISO 4217)' }),
+  );
+const Country = () =>
+  applyDecorators(
+    IsString(),
+    Matches(/^[A-Z]{2}$/, { message: 'countryCode must be 2 upper-case letters (ISO 3166-1 alpha-2)' }),
+  );
 const City = () => applyDecorators(IsString(), MinLength(1), MaxLength(LISTING_LIMITS.city));
 const Price = () => Decimal(2, 0, MAX.price);
 const AgentId = () => IsUUID('all', { message: 'agentId must be a UUID' });
