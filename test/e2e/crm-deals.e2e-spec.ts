@@ -11,6 +11,7 @@ import {
   sql,
   TestApp,
 } from '../fixtures';
+import { agentOf, insertListings } from '../fixtures/listings';
 
 const MISSING_UUID = '0190a0a0-0000-7000-8000-000000000001';
 
@@ -356,12 +357,15 @@ describe('CRM deals', () => {
       expectValidation(await patch({ invoiceNumber: 'x'.repeat(256) }), 'invoiceNumber');
       expectValidation(await patch({ title: null }), 'title');
 
+      // a deal names a listing the agency can read
+      const [listingId] = await insertListings(t, a.admin.organizationId, await agentOf(t, a.admin), 1);
+      expectValidation(await patch({ propertyListingId: MISSING_UUID }), 'propertyListingId');
       const full = await patch({
         title: 'Renamed',
         invoiceNumber: 'F-2026-001',
         estimatedCollectionAt: '2026-12-01',
         collectedAt: '2026-12-02T10:00:00+01:00',
-        propertyListingId: MISSING_UUID,
+        propertyListingId: listingId,
         expectedCloseAt: '2026-12-20',
         currency: 'GBP',
         stage: 'reserved', // not a PATCH field: ignored
@@ -372,7 +376,7 @@ describe('CRM deals', () => {
         invoiceNumber: 'F-2026-001',
         estimatedCollectionAt: '2026-12-01T00:00:00.000Z',
         collectedAt: '2026-12-02T09:00:00.000Z',
-        propertyListingId: MISSING_UUID,
+        propertyListingId: listingId,
         currency: 'GBP',
         stage: 'offer',
         status: 'open',
@@ -636,7 +640,7 @@ describe('CRM deals', () => {
         email: 'lucia@casas.test',
         assigneeIds: [a.member.userId],
       });
-      const listing = '0190a0a0-0000-7000-8000-0000000000aa';
+      const [listing] = await insertListings(t, a.admin.organizationId, await agentOf(t, a.admin), 1);
       const as = api(t, a.member.key);
       const mk = async (body: object) => t.seed.deal(a.member, { leadId: lead.id, ...body });
       const penthouse = await mk({

@@ -1,4 +1,5 @@
 import { Agency, api, asKey, expectError, expectNotFound, expectValidation, sql, TestApp } from '../fixtures';
+import { agentOf, insertListings } from '../fixtures/listings';
 
 /** Viewings a connector pushes (INTERFACES.md "Ingestion"): the Viewing aggregate of libs/network. */
 describe('connector records: viewings', () => {
@@ -6,12 +7,14 @@ describe('connector records: viewings', () => {
   let a: Agency;
   let other: Agency;
   let key: { id: string; key: string };
+  let listingId: string;
 
   beforeAll(async () => {
     t = await TestApp.start();
     a = await t.seed.agency('Casa Viewings');
     other = await t.seed.agency('Other Viewings');
     key = await t.seed.integrationKey(a.admin, 'showings', 'Showings');
+    [listingId] = await insertListings(t, a.admin.organizationId, await agentOf(t, a.admin), 1);
   });
   afterAll(() => t.stop());
 
@@ -23,7 +26,7 @@ describe('connector records: viewings', () => {
     kind: 'in_person',
     status: 'scheduled',
     agentEmail: a.member.email,
-    propertyListingId: '0193a000-0000-7000-8000-000000000001',
+    propertyListingId: listingId,
     notes: 'Bring the keys',
     ...overrides,
   });
@@ -131,5 +134,23 @@ describe('connector records: viewings', () => {
     const res = await put('v-3', viewing(lead.id, { agentEmail: other.admin.email })).expect(201);
     const [row] = await sql(t, 'select agent_user_id from viewings where id = ?', [res.body.id]);
     expect(row.agent_user_id).toBeNull();
+  });
+
+  it('takes a propertyListingId the agency can read (own or on the network), else 400', async () => {
+    const lead = await t.seed.lead(a.admin);
+    const otherAgent = await agentOf(t, other.admin);
+    const [network] = await insertListings(t, other.admin.organizationId, otherAgent, 1);
+    const [hidden] = await insertListings(t, other.admin.organizationId, otherAgent, 1, {
+      networkVisible: false,
+    });
+    const [deleted] = await insertListings(t, a.admin.organizationId, await agentOf(t, a.admin), 1);
+    await sql(t, 'update listings set deleted_at = now() where id = ?', [deleted]);
+    for (const unreadable of [hidden, deleted, '0193a000-0000-7000-8000-000000000001']) {
+      expectValidation(
+        await put('v-4', viewing(lead.id, { propertyListingId: unreadable })),
+        'propertyListingId',
+      );
+    }
+    await put('v-4', viewing(lead.id, { propertyListingId: network })).expect(201);
   });
 });

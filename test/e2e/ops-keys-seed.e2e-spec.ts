@@ -60,6 +60,7 @@ describe('npm run ops: key-rate and seed:demo', () => {
       },
       teamId: expect.any(String),
       leads: 300,
+      listings: 2000,
     });
     expect(agency.members).toHaveLength(2);
     expect(agency.tagIds).toHaveLength(4);
@@ -79,6 +80,23 @@ describe('npm run ops: key-rate and seed:demo', () => {
     );
     const memberMe = await asKey(t.http.get('/v1/me'), agency.members[0].apiKey).expect(200);
     expect(memberMe.body.key.scopes).not.toContain('properties:write');
+
+    // 2,000 listings in three countries, readable with the admin's key
+    const [listings] = await t.orm.em
+      .getConnection()
+      .execute<{ n: string; countries: string; cities: string; agents: string }[]>(
+        `select count(*) as n, count(distinct country_code) as countries, count(distinct city) as cities,
+                count(distinct agent_id) as agents
+           from listings where organization_id = ?`,
+        [agency.organizationId],
+      );
+    expect(listings).toEqual({ n: '2000', countries: '3', cities: '16', agents: '3' });
+    const [someListing] = await t.orm.em
+      .getConnection()
+      .execute<{ id: string }[]>(`select id from listings where organization_id = ? limit 1`, [
+        agency.organizationId,
+      ]);
+    await asKey(t.http.get(`/properties/${someListing.id}`), agency.admin.apiKey).expect(200);
 
     const leads = await asKey(t.http.get('/v1/leads?limit=5'), agency.admin.apiKey).expect(200);
     expect(leads.body.total).toBe(300);

@@ -11,7 +11,7 @@ import {
 } from '@app/platform';
 import { DocumentJobsModule } from '@app/documents';
 import { IdentityModule } from '@app/identity';
-import { PublicationJobsModule } from '@app/listings';
+import { ListingJobsModule } from '@app/listings';
 import { QueueJobsModule } from '@app/queues';
 import { RoutingJobsModule } from '@app/routing';
 
@@ -41,8 +41,8 @@ export class WorkerModule {
         IdempotencyModule,
         IdentityModule,
         DocumentJobsModule,
+        ListingJobsModule,
         QueueJobsModule,
-        PublicationJobsModule,
         RoutingJobsModule,
         BullmqJobsModule.forRoot({ prefix: options.queuePrefix }),
       ],

@@ -44,6 +44,7 @@ import { CalendarSources } from './extension-points/calendar-source';
 import { LeadEvents } from './extension-points/lead-events';
 import { RoutingLeads } from './application/routing-leads';
 import { LeadRouting } from './extension-points/lead-router';
+import { ListingReadabilityCheck } from './extension-points/listing-readability';
 import { TimelineSources } from './extension-points/timeline-source';
 import { CalendarController } from './http/calendar.controller';
 import { DealsController } from './http/deals.controller';
@@ -122,6 +123,8 @@ export const CRM_ENTITIES = [
     // the LeadRouter a context marks (lead routing); without one connectors' leads stay unassigned
     LeadRouting,
     RoutingLeads,
+    // the ListingReadability listings marks; deals and viewings check propertyListingId with it
+    ListingReadabilityCheck,
   ],
   exports: [
     LeadAccess,
@@ -136,6 +139,7 @@ export const CRM_ENTITIES = [
     LeadFactsService,
     // what lead routing reads and writes on leads
     RoutingLeads,
+    ListingReadabilityCheck,
   ],
 })
 export class CrmModule {}

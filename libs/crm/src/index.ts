@@ -26,6 +26,11 @@ export {
   type RoutedOwners,
 } from './extension-points/lead-router';
 export { RoutingLeads } from './application/routing-leads';
+export {
+  ListingReadabilityCheck,
+  ListingReadabilityProvider,
+  type ListingReadability,
+} from './extension-points/listing-readability';
 export type { ExternalKind } from './domain/external-id.entity';
 export type { IntakeResultJson } from './views/intake.view';
 export { UpsertResultView, type UpsertResultJson } from './views/record-upsert.view';

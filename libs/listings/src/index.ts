@@ -5,7 +5,8 @@
 export * from './domain/listing-catalogue';
 export { Listing, type ListingImage, type ListingSourceName } from './domain/listing.entity';
 export { ListingsModule, LISTING_ENTITIES } from './listings.module';
-export { PublicationJobsModule } from './publication-jobs.module';
+export { ListingJobsModule } from './listing-jobs.module';
+export { ListingExpiry } from './application/listing-expiry';
 export type { ListingRef, ListingSummary } from './views/listing-summary';
 export {
   ListingSources,

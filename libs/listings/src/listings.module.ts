@@ -5,12 +5,13 @@ import { BlobsModule } from '@app/platform';
 import { ListingSearchQueries } from './application/listing-search.queries';
 import { ListingSources } from './application/listing-sources';
 import { ListingsQueries } from './application/listings.queries';
+import { ListingReadabilityAdapter } from './application/listing-readability';
+import { ListingsService } from './application/listings.service';
 import { MediaService } from './application/media.service';
 import { PortalAllowance } from './application/portal-allowance';
 import { PortalCache } from './application/portal-cache';
 import { PropertySourcesService } from './application/property-sources.service';
 import { ListingDescriptionService } from './application/publications-description.service';
-import { PublicationsService } from './application/publications.service';
 import { ListingHistory } from './domain/listing-history.entity';
 import { Listing } from './domain/listing.entity';
 import { Media } from './domain/media.entity';
@@ -19,10 +20,11 @@ import { PropertyAgentsController } from './http/agents.controller';
 import { ListingCatalogueController } from './http/catalogue.controller';
 import { ListingDescriptionController } from './http/description.controller';
 import { ListingMediaController, MediaFilesController } from './http/media.controller';
+import { ListingsController } from './http/listings.controller';
 import { OrganizationAgentsController } from './http/organization-agents.controller';
 import { PropertySourcesController } from './http/property-sources.controller';
 import { ListingPublicationsController } from './http/publications.controller';
-import { PublicationJobsModule } from './publication-jobs.module';
+import { ListingJobsModule } from './listing-jobs.module';
 
 export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
 
@@ -32,7 +34,7 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
  * API-key read. API keys only; errors in the legacy shape.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature(LISTING_ENTITIES), BlobsModule, IdentityModule, PublicationJobsModule],
+  imports: [MikroOrmModule.forFeature(LISTING_ENTITIES), BlobsModule, IdentityModule, ListingJobsModule],
   // the catalogue's static paths come before `/properties/{id}`
   controllers: [
     ListingMediaController,
@@ -43,18 +45,21 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
     PropertySourcesController,
     ListingPublicationsController,
     ListingDescriptionController,
+    // `/properties/{id}` last: every static `/properties/<word>` path is matched first
+    ListingsController,
   ],
   providers: [
     AgentsService,
     ListingDescriptionService,
     ListingSearchQueries,
     ListingSources,
+    ListingReadabilityAdapter,
     ListingsQueries,
+    ListingsService,
     MediaService,
     PortalAllowance,
     PortalCache,
     PropertySourcesService,
-    PublicationsService,
   ],
   // brochures and listing matches read listings of every source through it
   exports: [ListingSources],

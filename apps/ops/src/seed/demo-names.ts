@@ -118,3 +118,23 @@ export const DEMO_TASKS = [
   'Follow up on offer',
   'Ask for documents',
 ];
+
+/** Towns the demo listings are spread over (Spain, Italy, Portugal), with their centres. */
+export const DEMO_TOWNS: { city: string; region: string; country: string; lat: number; lon: number }[] = [
+  { city: 'Málaga', region: 'Andalucía', country: 'ES', lat: 36.7213, lon: -4.4214 },
+  { city: 'Marbella', region: 'Andalucía', country: 'ES', lat: 36.5101, lon: -4.8824 },
+  { city: 'Estepona', region: 'Andalucía', country: 'ES', lat: 36.4276, lon: -5.1463 },
+  { city: 'Alicante', region: 'Comunidad Valenciana', country: 'ES', lat: 38.3452, lon: -0.481 },
+  { city: 'Valencia', region: 'Comunidad Valenciana', country: 'ES', lat: 39.4699, lon: -0.3763 },
+  { city: 'Barcelona', region: 'Cataluña', country: 'ES', lat: 41.3874, lon: 2.1686 },
+  { city: 'Madrid', region: 'Comunidad de Madrid', country: 'ES', lat: 40.4168, lon: -3.7038 },
+  { city: 'Palma', region: 'Illes Balears', country: 'ES', lat: 39.5696, lon: 2.6502 },
+  { city: 'Roma', region: 'Lazio', country: 'IT', lat: 41.9028, lon: 12.4964 },
+  { city: 'Milano', region: 'Lombardia', country: 'IT', lat: 45.4642, lon: 9.19 },
+  { city: 'Firenze', region: 'Toscana', country: 'IT', lat: 43.7696, lon: 11.2558 },
+  { city: 'Napoli', region: 'Campania', country: 'IT', lat: 40.8518, lon: 14.2681 },
+  { city: 'Lisboa', region: 'Lisboa', country: 'PT', lat: 38.7223, lon: -9.1393 },
+  { city: 'Porto', region: 'Norte', country: 'PT', lat: 41.1579, lon: -8.6291 },
+  { city: 'Faro', region: 'Algarve', country: 'PT', lat: 37.0194, lon: -7.9322 },
+  { city: 'Lagos', region: 'Algarve', country: 'PT', lat: 37.1028, lon: -8.6742 },
+];

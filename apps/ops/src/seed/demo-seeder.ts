@@ -12,7 +12,7 @@ import {
   TagsService,
   TeamsService,
 } from '@app/identity';
-import { DEMO_NOTES, DEMO_PEOPLE, DEMO_TASKS } from './demo-names';
+import { DEMO_NOTES, DEMO_PEOPLE, DEMO_TASKS, DEMO_TOWNS } from './demo-names';
 
 export interface DemoPerson {
   userId: string;
@@ -28,7 +28,11 @@ export interface DemoAgency {
   teamId: string;
   tagIds: string[];
   leads: number;
+  listings: number;
 }
+
+/** How many listings the demo agency gets (issue 16 item 7). */
+export const DEMO_LISTINGS = 2_000;
 
 /**
  * A realistic demo agency: people and keys through the application services (so every rule
@@ -125,7 +129,92 @@ export class DemoSeeder {
       teamId: team.id,
       tagIds,
       leads: leadCount,
+      listings: await this.insertListings(organizationId, people),
     };
+  }
+
+  /**
+   * The agency's listings (one statement, deterministic): an agent row per person (made with the
+   * membership when the roster does it), then 2,000 listings spread over towns of Spain, Italy
+   * and Portugal, with varied types, prices, rooms, areas, features and coordinates near each town.
+   */
+  private async insertListings(
+    organizationId: string,
+    people: { id: string; firstName: string | null; lastName: string | null; email: string }[],
+  ): Promise<number> {
+    const now = this.clock.now();
+    const em = this.orm.em;
+    for (const person of people) {
+      await em.execute(
+        `insert into agents (id, organization_id, clerk_user_id, first_name, last_name, display_email,
+                             is_active, share_contact_on_network, created_at, updated_at)
+         values (gen_random_uuid(), ?, ?, ?, ?, ?, true, false, ?, ?)
+         on conflict (organization_id, clerk_user_id) where clerk_user_id is not null do nothing`,
+        [organizationId, person.id, person.firstName, person.lastName, person.email, now, now],
+      );
+    }
+    const agents = await em.execute<{ id: string }[]>(
+      'select id from agents where organization_id = ? and is_active order by created_at, id',
+      [organizationId],
+    );
+    const list = (values: (string | number)[]) => `{${values.map((v) => `"${v}"`).join(',')}}`;
+    await em.execute(
+      `insert into listings (id, organization_id, source, reference, title, description, operation, property_type,
+                             status, price, currency, rent_period, country_code, region, city, lat, lon,
+                             show_exact_location, bedrooms, bathrooms, area_unit, living_area, plot_area,
+                             year_built, parking_spaces, condition, energy_rating, features, commission,
+                             shared_commission, network_visible, auto_renew_enabled, expires_at, agent_id,
+                             version, created_at, updated_at)
+       select gen_random_uuid(), ?::uuid, 'internal', 'DEMO-' || lpad(g.i::text, 5, '0'),
+              initcap(x.type) || ' in ' || t.city, 'A demo listing in ' || t.city || '.',
+              case when g.i % 5 = 0 then 'rent' else 'sale' end, x.type,
+              (array['ACTIVE','ACTIVE','ACTIVE','ACTIVE','ACTIVE','ACTIVE','RESERVED','SOLD','DRAFT','WITHDRAWN'])[1 + g.i % 10],
+              case when g.i % 5 = 0 then 600 + (g.i * 37) % 4000
+                   else 90000 + ((g.i * 7919) % 1200) * 1000 + x.rank * 25000 end,
+              'EUR', case when g.i % 5 = 0 then 'month' end,
+              t.country, t.region, t.city,
+              round((t.lat + (((g.i * 31) % 200) - 100) * 0.0005)::numeric, 6),
+              round((t.lon + (((g.i * 17) % 200) - 100) * 0.0005)::numeric, 6),
+              g.i % 3 = 0, x.bedrooms, 1 + (g.i % 4) * 0.5, 'sqm', 40 + (g.i * 13) % 360,
+              case when x.type in ('house', 'villa', 'land') then 200 + (g.i * 29) % 2000 end,
+              1960 + g.i % 65, g.i % 4,
+              (array['new','excellent','good','needs_renovation','good'])[1 + g.i % 5],
+              (array['A','B','C','D','E','F','G','in_progress'])[1 + g.i % 8],
+              case g.i % 4 when 0 then array['pool','garden','terrace'] when 1 then array['elevator','air_conditioning','balcony']
+                           when 2 then array['sea_view','terrace','parking'] else array['garden','fireplace','storage_room'] end,
+              3.00, 1.50, g.i % 7 <> 0, g.i % 4 = 0,
+              ?::timestamptz + ((g.i % 120) + 1) * interval '1 day',
+              (?::uuid[])[1 + g.i % ?],
+              1, ?::timestamptz - g.i * interval '37 minutes', ?::timestamptz - g.i * interval '11 minutes'
+         from generate_series(1, ?::int) as g(i)
+         cross join lateral (
+           select (array['apartment','apartment','house','villa','townhouse','penthouse','studio','duplex','land','commercial','office','garage'])[1 + g.i % 12] as type,
+                  g.i % 12 as rank, case when g.i % 12 in (8, 9, 10, 11) then null else g.i % 6 end as bedrooms
+         ) x
+         cross join lateral (
+           select (?::text[])[1 + g.i % ?] as city, (?::text[])[1 + g.i % ?] as region,
+                  (?::text[])[1 + g.i % ?] as country,
+                  (?::float8[])[1 + g.i % ?] as lat, (?::float8[])[1 + g.i % ?] as lon
+         ) t`,
+      [
+        organizationId,
+        now,
+        `{${agents.map((a) => a.id).join(',')}}`,
+        agents.length,
+        now,
+        now,
+        DEMO_LISTINGS,
+        ...[
+          list(DEMO_TOWNS.map((t) => t.city)),
+          list(DEMO_TOWNS.map((t) => t.region)),
+          list(DEMO_TOWNS.map((t) => t.country)),
+          `{${DEMO_TOWNS.map((t) => t.lat).join(',')}}`,
+          `{${DEMO_TOWNS.map((t) => t.lon).join(',')}}`,
+        ].flatMap((values) => [values, DEMO_TOWNS.length]),
+      ],
+    );
+    await em.execute('analyze listings');
+    return DEMO_LISTINGS;
   }
 
   /** Set-based inserts: leads, then notes, tasks and history for a share of them. */

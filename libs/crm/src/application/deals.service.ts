@@ -12,6 +12,7 @@ import { parseDueDate } from './due-date';
 import { LeadAccess } from './lead-access';
 import { LeadFactsService } from './lead-facts.service';
 import { LeadHistoryRecorder } from './lead-history.recorder';
+import { ListingReadabilityCheck } from '../extension-points/listing-readability';
 
 /** Money comes in as a JSON number or a decimal string (money.ts). */
 export type MoneyInput = number | string;
@@ -66,6 +67,7 @@ export class DealsService {
     private readonly members: MembersService,
     private readonly organizations: OrganizationsService,
     private readonly facts: LeadFactsService,
+    private readonly listings: ListingReadabilityCheck,
     private readonly clock: Clock,
   ) {}
 
@@ -79,6 +81,8 @@ export class DealsService {
    */
   async create(actor: Principal, input: CreateDeal): Promise<DealJson> {
     await this.access.reachableLead(actor, input.leadId);
+    if (input.propertyListingId)
+      await this.listings.assertReadable(actor.organizationId, input.propertyListingId);
     const userIds = input.assigneeIds ?? [];
     const teamIds = input.teamIds ?? [];
     if (!isAdmin(actor) && (teamIds.length > 0 || userIds.some((id) => id !== actor.userId))) {
@@ -137,6 +141,13 @@ export class DealsService {
       collectedAt: when(changes.collectedAt, 'collectedAt'),
     };
     this.refuseDerivedField(deal, edit);
+    // a listing named anew must be readable (the one already on the deal stays as it is)
+    if (
+      edit.propertyListingId &&
+      edit.propertyListingId.toLowerCase() !== deal.propertyListingId?.toLowerCase()
+    ) {
+      await this.listings.assertReadable(actor.organizationId, edit.propertyListingId);
+    }
     const participants =
       changes.participants && (await this.checkedParticipants(actor, changes.participants));
     const people = peopleChange

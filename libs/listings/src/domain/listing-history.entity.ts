@@ -1,9 +1,12 @@
-import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, EntityRepositoryType, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
+import { ListingHistoryRepository } from './listing-history.repository';
 
 /** A change to a listing (spec "History records"): `source` is `apikey:<keyId>` through `/properties`. */
-@Entity({ tableName: 'listing_history' })
+@Entity({ tableName: 'listing_history', repository: () => ListingHistoryRepository })
 export class ListingHistory {
+  [EntityRepositoryType]?: ListingHistoryRepository;
+
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
 

@@ -1,5 +1,7 @@
 import { Entity, EntityRepositoryType, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
+import { DAY } from '@app/platform/core';
+import { LISTING_LIMITS } from './listing-catalogue';
 import type {
   AreaUnit,
   EnergyRating,
@@ -10,19 +12,10 @@ import type {
   PropertyType,
   RentPeriod,
 } from './listing-catalogue';
-import { ListingRepository } from './listing.repository';
+import type { ListingChanges, ListingImage } from './listing-changes';
 
-/**
- * `images` as stored, in display order: an uploaded photo of the agency (`mediaId` and the served
- * file's `extension`, its URL `{PUBLIC_BASE_URL}/media/<mediaId>.<extension>`), or, on a feed's
- * row, the feed's own image `url`.
- */
-export interface ListingImage {
-  mediaId: string | null;
-  extension: string | null;
-  url: string | null;
-  caption: string | null;
-}
+export type { ListingImage } from './listing-changes';
+import { ListingRepository } from './listing.repository';
 
 /** Where a listing comes from: `internal` (made by the agency) or a connected feed. */
 export type ListingSourceName = 'internal' | 'kyero' | 'redsp' | 'jsonfeed';
@@ -146,7 +139,7 @@ export class Listing {
   @Property({ type: 'decimal', precision: 12, scale: 2, nullable: true })
   energyConsumptionKwh: string | null = null;
 
-  @Property({ type: 'decimal', precision: 12, scale: 2, nullable: true })
+  @Property({ type: 'decimal', precision: 12, scale: 2, nullable: true, fieldName: 'co2_emissions' })
   co2Emissions: string | null = null;
 
   @Property({ type: 'text[]' })
@@ -237,4 +230,88 @@ export class Listing {
     this.createdAt = now;
     this.updatedAt = now;
   }
+
+  /** The default and per-renewal lifetime: 90 days. */
+  static lifetimeEnd(from: Date): Date {
+    return new Date(from.getTime() + LISTING_LIMITS.lifetimeDays * DAY);
+  }
+
+  get isActive(): boolean {
+    return this.status === 'ACTIVE';
+  }
+
+  /**
+   * Takes the payload's values (create or PATCH) and answers the payload fields that changed
+   * (`coordinates` for `lat`/`lon`). Nothing changed: nothing is touched, no version step.
+   */
+  apply(changes: ListingChanges, now: Date): string[] {
+    const changed: string[] = [];
+    const self = this as unknown as Record<string, unknown>;
+    for (const [field, value] of Object.entries(changes) as [keyof ListingChanges, unknown][]) {
+      if (value === undefined) continue;
+      if (field === 'coordinates') {
+        const next = value as { lat: number; lon: number } | null;
+        const lat = next?.lat ?? null;
+        const lon = next?.lon ?? null;
+        if (lat !== this.lat || lon !== this.lon) {
+          this.lat = lat;
+          this.lon = lon;
+          changed.push('coordinates');
+        }
+        continue;
+      }
+      if (!sameValue(self[field], value)) {
+        self[field] = value;
+        changed.push(field);
+      }
+    }
+    if (changed.length > 0) this.touch(now);
+    return changed;
+  }
+
+  /** `ACTIVE` again, on sale until `max(now, expiresAt)` + 90 days. */
+  renew(now: Date): string[] {
+    const from = this.expiresAt && this.expiresAt > now ? this.expiresAt : now;
+    this.status = 'ACTIVE';
+    this.expiresAt = Listing.lifetimeEnd(from);
+    this.touch(now);
+    return ['status', 'expiresAt'];
+  }
+
+  /**
+   * Due at `now` (the expiry job): with `autoRenewEnabled` `expiresAt` moves on by 90 days until it
+   * is in the future; else the listing becomes `EXPIRED`.
+   */
+  expireOrRenew(now: Date): { outcome: 'expired' | 'renewed'; changedFields: string[] } {
+    if (this.autoRenewEnabled) {
+      let end = this.expiresAt ?? now;
+      while (end <= now) end = Listing.lifetimeEnd(end);
+      this.expiresAt = end;
+      this.touch(now);
+      return { outcome: 'renewed', changedFields: ['expiresAt'] };
+    }
+    this.status = 'EXPIRED';
+    this.touch(now);
+    return { outcome: 'expired', changedFields: ['status'] };
+  }
+
+  /** Soft delete: reads answer 404 from now on. */
+  remove(now: Date): string[] {
+    this.deletedAt = now;
+    this.touch(now);
+    return ['deleted'];
+  }
+
+  private touch(now: Date): void {
+    this.updatedAt = now;
+    this.version += 1;
+  }
 }
+
+const sameValue = (a: unknown, b: unknown): boolean => {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
+    return JSON.stringify(a) === JSON.stringify(b);
+  }
+  return a === b;
+};

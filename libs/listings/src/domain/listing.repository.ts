@@ -1,10 +1,72 @@
+import { LockMode } from '@mikro-orm/core';
 import { TenantRepository } from '@app/platform/core';
 import type { Listing } from './listing.entity';
+import { Media } from './media.entity';
 
 /** The agency's listings; a deleted listing is never found. */
 export class ListingRepository extends TenantRepository<Listing> {
   /** One of the agency's own (`internal`) listings, live. */
   findOwn(organizationId: string, id: string): Promise<Listing | null> {
     return this.findInOrg(organizationId, { id, source: 'internal', deletedAt: null });
+  }
+
+  /** As `findOwn`, locked for the write's transaction (two writes of one listing queue up). */
+  findOwnForUpdate(organizationId: string, id: string): Promise<Listing | null> {
+    return this.findInOrg(
+      organizationId,
+      { id, source: 'internal', deletedAt: null },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+  }
+
+  /** A live row of `source` owned by the agency (its own listing or a feed's import). */
+  findOfSource(organizationId: string, source: string, id: string): Promise<Listing | null> {
+    return this.findInOrg(organizationId, { id, source: source as Listing['source'], deletedAt: null });
+  }
+
+  /**
+   * Another agency's listing as the network may see it: a live internal row of any agency (the
+   * caller checks `isOnNetwork`). Deliberately unscoped: the network view rules decide.
+   */
+  findAnyInternal(id: string): Promise<Listing | null> {
+    return this.findOne({ id, source: 'internal', deletedAt: null });
+  }
+
+  /** The agency's uploaded media among `ids`. */
+  mediaOf(organizationId: string, ids: string[]): Promise<Media[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.getEntityManager().find(Media, { organizationId, id: { $in: ids } });
+  }
+
+  /**
+   * Ids of due listings (`expires_at <= now`, still able to expire, internal, live) of any agency,
+   * oldest due first (index `listings_expiry_idx`).
+   */
+  async dueIds(now: Date, limit: number): Promise<string[]> {
+    const rows = await this.getEntityManager()
+      .getConnection()
+      .execute<{ id: string }[]>(
+        `select id from listings
+        where expires_at <= ? and deleted_at is null and source = 'internal'
+          and status not in ('EXPIRED', 'SOLD', 'RENTED', 'WITHDRAWN')
+        order by expires_at, id
+        limit ?`,
+        [now, limit],
+      );
+    return rows.map((row) => row.id);
+  }
+
+  /** A due listing, locked and checked again (another worker may have taken it). */
+  findDueForUpdate(id: string, now: Date): Promise<Listing | null> {
+    return this.findOne(
+      {
+        id,
+        source: 'internal',
+        deletedAt: null,
+        expiresAt: { $lte: now },
+        status: { $nin: ['EXPIRED', 'SOLD', 'RENTED', 'WITHDRAWN'] },
+      },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
   }
 }

@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
-import { LeadLink, LeadLinks, UpsertResultJson } from '@app/crm';
+import { LeadLink, LeadLinks, ListingReadabilityCheck, UpsertResultJson } from '@app/crm';
 import {
   Clock,
   conflict,
@@ -36,6 +36,7 @@ export class ViewingsIngestService {
   constructor(
     private readonly em: EntityManager,
     private readonly links: LeadLinks,
+    private readonly listings: ListingReadabilityCheck,
     private readonly clock: Clock,
   ) {}
 
@@ -55,6 +56,9 @@ export class ViewingsIngestService {
           leadsOfOrganizationStatement(caller.organizationId, others),
         );
         if (found.length !== others.length) throw notFound('Lead');
+      }
+      if (input.propertyListingId !== undefined) {
+        await this.listings.assertReadable(caller.organizationId, input.propertyListingId);
       }
       const now = this.clock.now();
       const id = uuidv7();

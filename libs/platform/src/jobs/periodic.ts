@@ -15,6 +15,7 @@ export enum JobName {
   RoutingReassign = 'routing.reassign',
   DocumentsExpireShares = 'documents.expire-shares',
   ListingsPublish = 'listings.publish',
+  ListingsExpireDue = 'listings.expire-due',
 }
 
 export const PERIODIC = Reflector.createDecorator<{ name: JobName; everyMs: number }>();
