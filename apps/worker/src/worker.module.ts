@@ -11,6 +11,7 @@ import {
 } from '@app/platform';
 import { DocumentJobsModule } from '@app/documents';
 import { IdentityModule } from '@app/identity';
+import { FeedJobsModule } from '@app/listings';
 import { QueueJobsModule } from '@app/queues';
 import { RoutingJobsModule } from '@app/routing';
 
@@ -40,6 +41,7 @@ export class WorkerModule {
         IdempotencyModule,
         IdentityModule,
         DocumentJobsModule,
+        FeedJobsModule,
         QueueJobsModule,
         RoutingJobsModule,
         BullmqJobsModule.forRoot({ prefix: options.queuePrefix }),

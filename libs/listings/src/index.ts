@@ -5,4 +5,5 @@
 export * from './domain/listing-catalogue';
 export { Listing, type ListingImage, type ListingSourceName } from './domain/listing.entity';
 export { ListingsModule, LISTING_ENTITIES } from './listings.module';
+export { FeedJobsModule } from './feed-jobs.module';
 export type { ListingRef, ListingSummary } from './views/listing-summary';

@@ -11,6 +11,9 @@ import { ListingHistory } from './domain/listing-history.entity';
 import { Listing } from './domain/listing.entity';
 import { Media } from './domain/media.entity';
 import { ListingCatalogueController } from './http/catalogue.controller';
+import { FeedJobsModule } from './feed-jobs.module';
+import { PropertyFeedsService } from './application/property-feeds.service';
+import { PropertyFeedsController } from './http/property-feeds.controller';
 
 export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
 
@@ -20,10 +23,17 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
  * API-key read. API keys only; errors in the legacy shape.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature(LISTING_ENTITIES), BlobsModule, IdentityModule],
+  imports: [MikroOrmModule.forFeature(LISTING_ENTITIES), BlobsModule, IdentityModule, FeedJobsModule],
   // the catalogue's static paths come before `/properties/{id}`
-  controllers: [ListingCatalogueController],
-  providers: [DemoPortalAdapter, ListingSearchQueries, ListingsQueries, PortalRegistry, PublicationsService],
+  controllers: [ListingCatalogueController, PropertyFeedsController],
+  providers: [
+    DemoPortalAdapter,
+    ListingSearchQueries,
+    ListingsQueries,
+    PortalRegistry,
+    PublicationsService,
+    PropertyFeedsService,
+  ],
   exports: [],
 })
 export class ListingsModule {}

@@ -14,6 +14,7 @@ export enum JobName {
   RoutingReassignSweep = 'routing.reassign-sweep',
   RoutingReassign = 'routing.reassign',
   DocumentsExpireShares = 'documents.expire-shares',
+  ListingsImportFeeds = 'listings.import-feeds',
 }
 
 export const PERIODIC = Reflector.createDecorator<{ name: JobName; everyMs: number }>();
