@@ -35,6 +35,8 @@ interface Served {
   status?: number;
   body: string;
   headers?: Record<string, string>;
+  /** Sent after `body`, chunk by chunk (no Content-Length): `count` copies of `chunk`. */
+  stream?: { chunk: string; count: number };
 }
 
 /** A local feed host: each path answers what the test put there (404 otherwise). */
@@ -53,7 +55,22 @@ class FeedHost {
         return;
       }
       res.writeHead(served.status ?? 200, served.headers ?? { 'content-type': 'application/xml' });
-      res.end(served.body);
+      if (!served.stream) {
+        res.end(served.body);
+        return;
+      }
+      res.write(served.body);
+      let left = served.stream.count;
+      const more = () => {
+        // the client hung up (over the limit): stop
+        while (left > 0 && !res.destroyed) {
+          left -= 1;
+          if (!res.write(served.stream!.chunk)) return void res.once('drain', more);
+        }
+        if (!res.destroyed) res.end();
+      };
+      res.on('error', () => undefined);
+      more();
     });
   }
 
@@ -431,6 +448,30 @@ describe('Listings: connected property feeds', () => {
       expect((await importNow(a.admin, feed.id).expect(200)).body.import.error).toBe(
         'The feed is larger than 50 MB.',
       );
+      // the same without a Content-Length: counted as it streams in
+      host.serve('/import/kyero.xml', {
+        body: '<root>',
+        stream: { chunk: ' '.repeat(1024 * 1024), count: 51 },
+      });
+      expect((await importNow(a.admin, feed.id).expect(200)).body.import.error).toBe(
+        'The feed is larger than 50 MB.',
+      );
+      // nothing listens there (a port that was free a moment ago)
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise((resolve) => closed.close(resolve));
+      await as(a.admin)
+        .patch(`/organization/property-feeds/${feed.id}`)
+        .send({ url: `http://127.0.0.1:${port}/kyero.xml` })
+        .expect(200);
+      expect((await importNow(a.admin, feed.id).expect(200)).body.import.error).toBe(
+        'The feed URL could not be read (ECONNREFUSED).',
+      );
+      await as(a.admin)
+        .patch(`/organization/property-feeds/${feed.id}`)
+        .send({ url: host.url('/import/kyero.xml') })
+        .expect(200);
       expect(await liveRows(a.admin.organizationId, 'kyero')).toEqual(before);
 
       // a good document again: ok, nothing to change
@@ -491,6 +532,29 @@ describe('Listings: connected property feeds', () => {
       });
     });
 
+    it('while an import holds the feed, changing, removing or importing it answers 409', async () => {
+      const [feed] = await sql<{ id: string }>(
+        t,
+        `select id from property_feeds where organization_id = ? and source = 'redsp'`,
+        [a.admin.organizationId],
+      );
+      const path = `/organization/property-feeds/${feed.id}`;
+      // a plain knex transaction: MikroORM's would carry into the requests' async context
+      const holder = await t.orm.em.getConnection().getKnex().transaction();
+      try {
+        await holder.raw('select id from property_feeds where id = ? for update', [feed.id]);
+        expectError(await as(a.admin).patch(path).send({ refreshMinutes: 90 }), 409, 'CONFLICT');
+        expectError(await as(a.admin).delete(path), 409, 'CONFLICT');
+        const res = await importNow(a.admin, feed.id);
+        expectError(res, 409, 'CONFLICT');
+        expect(res.body.error.message).toBe('An import of this feed is running; try again in a moment.');
+      } finally {
+        await holder.rollback();
+      }
+      await as(a.admin).patch(path).send({ refreshMinutes: 360 }).expect(200);
+      expect((await liveRows(a.admin.organizationId, 'redsp')).length).toBe(9);
+    });
+
     it('disconnecting a feed soft-deletes its listings in the same step', async () => {
       const [feed] = await sql<{ id: string }>(
         t,
@@ -548,6 +612,24 @@ describe('Listings: connected property feeds', () => {
       expect(
         (await liveRows(agency.admin.organizationId, 'jsonfeed')).map((row) => row.external_id),
       ).not.toContain('jf-1');
+    });
+
+    it('parallel runs never take the same feed (for update skip locked)', async () => {
+      const agencies = [await t.seed.agency('Parallel One'), await t.seed.agency('Parallel Two')];
+      for (const [index, agency] of agencies.entries()) {
+        const url = host.serve(`/parallel/${index}.xml`, KYERO);
+        await as(agency.admin)
+          .post('/organization/property-feeds')
+          .send({ source: 'kyero', url })
+          .expect(201);
+      }
+      const job = () => t.get(FeedImporter).importDueFeeds(t.clock.now());
+      const runs = await Promise.all([job(), job(), job()]);
+      expect(runs.reduce((sum, run) => sum + run.imported, 0)).toBeGreaterThanOrEqual(2);
+      expect(host.hits.get('/parallel/0.xml')).toBe(1);
+      expect(host.hits.get('/parallel/1.xml')).toBe(1);
+      for (const agency of agencies)
+        expect((await liveRows(agency.admin.organizationId, 'kyero')).length).toBe(9);
     });
   });
 });

@@ -67,9 +67,11 @@ export const isWebUrl = (text: string): boolean => {
   }
 };
 
-/** A short, data-free cause: the system error code (ECONNREFUSED, ENOTFOUND…) or the error's class. */
+/** A short cause: the system error code (ECONNREFUSED, ENOTFOUND…), else fetch's own reason. */
 function networkCause(err: unknown): string {
-  const cause = (err as { cause?: { code?: unknown } } | undefined)?.cause;
+  const cause = (err as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
   if (cause && typeof cause.code === 'string') return cause.code;
-  return err instanceof Error ? err.name : 'unknown error';
+  if (cause && typeof cause.message === 'string' && cause.message.length <= 100) return cause.message;
+  const name = (err as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' ? name : 'unknown error';
 }

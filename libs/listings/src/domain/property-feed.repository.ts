@@ -1,4 +1,3 @@
-import { LockMode } from '@mikro-orm/core';
 import { TenantRepository } from '@app/platform/core';
 import type { PropertyFeed } from './property-feed.entity';
 
@@ -14,7 +13,12 @@ export class PropertyFeedRepository extends TenantRepository<PropertyFeed> {
    * import); null when it is not the agency's. While an import holds the lock this fails at once
    * with `lock_not_available` (55P03) instead of waiting.
    */
-  lockInOrg(organizationId: string, id: string): Promise<PropertyFeed | null> {
-    return this.findInOrg(organizationId, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE_OR_FAIL });
+  async lockInOrg(organizationId: string, id: string): Promise<PropertyFeed | null> {
+    const em = this.getEntityManager();
+    const [row] = await em.execute<{ id: string }[]>(
+      'select id from property_feeds where id = ? and organization_id = ? for update nowait',
+      [id, organizationId],
+    );
+    return row ? this.findInOrg(organizationId, { id }) : null;
   }
 }
