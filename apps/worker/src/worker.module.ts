@@ -12,6 +12,7 @@ import {
 import { DocumentJobsModule } from '@app/documents';
 import { IdentityModule } from '@app/identity';
 import { ListingJobsModule } from '@app/listings';
+import { FeedJobsModule } from '@app/listings';
 import { QueueJobsModule } from '@app/queues';
 import { RoutingJobsModule } from '@app/routing';
 
@@ -42,6 +43,7 @@ export class WorkerModule {
         IdentityModule,
         DocumentJobsModule,
         ListingJobsModule,
+        FeedJobsModule,
         QueueJobsModule,
         RoutingJobsModule,
         BullmqJobsModule.forRoot({ prefix: options.queuePrefix }),

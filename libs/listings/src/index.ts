@@ -7,6 +7,7 @@ export { Listing, type ListingImage, type ListingSourceName } from './domain/lis
 export { ListingsModule, LISTING_ENTITIES } from './listings.module';
 export { ListingJobsModule } from './listing-jobs.module';
 export { ListingExpiry } from './application/listing-expiry';
+export { FeedJobsModule } from './feed-jobs.module';
 export type { ListingRef, ListingSummary } from './views/listing-summary';
 export {
   ListingSources,

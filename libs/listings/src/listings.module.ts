@@ -24,6 +24,9 @@ import { ListingsController } from './http/listings.controller';
 import { OrganizationAgentsController } from './http/organization-agents.controller';
 import { PropertySourcesController } from './http/property-sources.controller';
 import { ListingPublicationsController } from './http/publications.controller';
+import { FeedJobsModule } from './feed-jobs.module';
+import { PropertyFeedsService } from './application/property-feeds.service';
+import { PropertyFeedsController } from './http/property-feeds.controller';
 import { ListingJobsModule } from './listing-jobs.module';
 
 export const LISTING_ENTITIES = [Listing, ListingHistory, Media];

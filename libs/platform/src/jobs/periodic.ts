@@ -16,6 +16,7 @@ export enum JobName {
   DocumentsExpireShares = 'documents.expire-shares',
   ListingsPublish = 'listings.publish',
   ListingsExpireDue = 'listings.expire-due',
+  ListingsImportFeeds = 'listings.import-feeds',
 }
 
 export const PERIODIC = Reflector.createDecorator<{ name: JobName; everyMs: number }>();

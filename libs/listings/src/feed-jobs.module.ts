@@ -1,0 +1,20 @@
+import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { Module } from '@nestjs/common';
+import { FeedFetcher } from './application/feed-fetch';
+import { FeedImporter } from './application/feed-importer';
+import { Listing } from './domain/listing.entity';
+import { PropertyFeed } from './domain/property-feed.entity';
+
+/**
+ * The feed imports (the periodic job and the importer the dashboard's "import now" calls), without
+ * routes: apps/worker imports this; ListingsModule brings it into the API.
+ */
+const FEED_ENTITIES = MikroOrmModule.forFeature([PropertyFeed, Listing]);
+
+@Module({
+  imports: [FEED_ENTITIES],
+  providers: [FeedFetcher, FeedImporter],
+  // the feed repository too, for the dashboard's service in ListingsModule
+  exports: [FeedImporter, FEED_ENTITIES],
+})
+export class FeedJobsModule {}
