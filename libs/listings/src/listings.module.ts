@@ -37,7 +37,13 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
  * API-key read. API keys only; errors in the legacy shape.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature(LISTING_ENTITIES), BlobsModule, IdentityModule, ListingJobsModule],
+  imports: [
+    MikroOrmModule.forFeature(LISTING_ENTITIES),
+    BlobsModule,
+    IdentityModule,
+    ListingJobsModule,
+    FeedJobsModule,
+  ],
   // the catalogue's static paths come before `/properties/{id}`
   controllers: [
     ListingMediaController,
@@ -46,6 +52,7 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
     ListingCatalogueController,
     OrganizationAgentsController,
     PropertySourcesController,
+    PropertyFeedsController,
     ListingPublicationsController,
     ListingDescriptionController,
     // `/properties/{id}` last: every static `/properties/<word>` path is matched first
@@ -62,6 +69,7 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
     MediaService,
     PortalAllowance,
     PortalCache,
+    PropertyFeedsService,
     PropertySourcesService,
   ],
   // brochures and listing matches read listings of every source through it

@@ -17,7 +17,7 @@ export const EXPIRY_SOURCE = 'system:expiry';
  * Listings at `expiresAt` (INTERFACES.md "Listings"): each due listing (internal, live, not
  * already EXPIRED, SOLD, RENTED or WITHDRAWN; index `listings_expiry_idx`) becomes `EXPIRED`, or
  * with `autoRenewEnabled` gets 90 more days (again until `expiresAt` is in the future). One
- * transaction per listing: the change, its history row (`system:expiry`) and, when it leaves
+ * transaction per batch of 200: each listing's change, its history row (`system:expiry`) and, when it leaves
  * ACTIVE, its publications undone. Each minute, in apps/worker with REDIS_URL or on the API's timer.
  */
 @Injectable()
@@ -35,39 +35,40 @@ export class ListingExpiry {
   async expireDue(now: Date): Promise<{ expired: number; renewed: number }> {
     const done = { expired: 0, renewed: 0 };
     for (let batch = 0; batch < MAX_BATCHES; batch++) {
-      const ids = await this.listings.dueIds(now, EXPIRY_BATCH);
-      for (const id of ids) {
-        const outcome = await this.expireOne(id, now);
-        if (outcome) done[outcome] += 1;
-      }
+      const taken = await this.expireBatch(now, done);
       this.em.clear();
-      if (ids.length < EXPIRY_BATCH) break;
+      if (taken < EXPIRY_BATCH) break;
     }
     return done;
   }
 
-  private expireOne(id: string, now: Date): Promise<'expired' | 'renewed' | null> {
+  /**
+   * One batch in one transaction: the due listings locked (skipping rows another run holds), each
+   * one's change, its history row and, when it leaves ACTIVE, its publications undone; one flush.
+   */
+  private expireBatch(now: Date, done: { expired: number; renewed: number }): Promise<number> {
     return this.em.transactional(async (em) => {
-      // locked and checked again: another run may have taken it
-      const listing = await this.listings.findDueForUpdate(id, now);
-      if (!listing) return null;
-      const wasActive = listing.isActive;
-      const { outcome, changedFields } = listing.expireOrRenew(now);
-      em.persist(
-        new ListingHistory(
-          {
-            organizationId: listing.organizationId,
-            listingId: listing.id,
-            source: EXPIRY_SOURCE,
-            changedBy: null,
-            changedFields,
-          },
-          now,
-        ),
-      );
-      if (wasActive && !listing.isActive) await this.publications.listingLeftActive(listing, now);
+      const due = await this.listings.lockDue(now, EXPIRY_BATCH);
+      for (const listing of due) {
+        const wasActive = listing.isActive;
+        const { outcome, changedFields } = listing.expireOrRenew(now);
+        done[outcome] += 1;
+        em.persist(
+          new ListingHistory(
+            {
+              organizationId: listing.organizationId,
+              listingId: listing.id,
+              source: EXPIRY_SOURCE,
+              changedBy: null,
+              changedFields,
+            },
+            now,
+          ),
+        );
+        if (wasActive && !listing.isActive) await this.publications.listingLeftActive(listing, now);
+      }
       await em.flush();
-      return outcome;
+      return due.length;
     });
   }
 }

@@ -39,34 +39,19 @@ export class ListingRepository extends TenantRepository<Listing> {
   }
 
   /**
-   * Ids of due listings (`expires_at <= now`, still able to expire, internal, live) of any agency,
-   * oldest due first (index `listings_expiry_idx`).
+   * Up to `limit` due listings (internal, live, past `expiresAt`, not EXPIRED, SOLD, RENTED or
+   * WITHDRAWN; index `listings_expiry_idx`), locked for the caller's transaction; rows another run
+   * holds are skipped (`for update skip locked`).
    */
-  async dueIds(now: Date, limit: number): Promise<string[]> {
-    const rows = await this.getEntityManager()
-      .getConnection()
-      .execute<{ id: string }[]>(
-        `select id from listings
-        where expires_at <= ? and deleted_at is null and source = 'internal'
-          and status not in ('EXPIRED', 'SOLD', 'RENTED', 'WITHDRAWN')
-        order by expires_at, id
-        limit ?`,
-        [now, limit],
-      );
-    return rows.map((row) => row.id);
-  }
-
-  /** A due listing, locked and checked again (another worker may have taken it). */
-  findDueForUpdate(id: string, now: Date): Promise<Listing | null> {
-    return this.findOne(
+  lockDue(now: Date, limit: number): Promise<Listing[]> {
+    return this.find(
       {
-        id,
         source: 'internal',
         deletedAt: null,
         expiresAt: { $lte: now },
         status: { $nin: ['EXPIRED', 'SOLD', 'RENTED', 'WITHDRAWN'] },
       },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
+      { orderBy: { expiresAt: 'asc', id: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
     );
   }
 }
