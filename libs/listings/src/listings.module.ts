@@ -11,6 +11,7 @@ import { ListingHistory } from './domain/listing-history.entity';
 import { Listing } from './domain/listing.entity';
 import { Media } from './domain/media.entity';
 import { ListingCatalogueController } from './http/catalogue.controller';
+import { ListingSearchController } from './http/listing-search.controller';
 
 export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
 
@@ -22,7 +23,7 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
 @Module({
   imports: [MikroOrmModule.forFeature(LISTING_ENTITIES), BlobsModule, IdentityModule],
   // the catalogue's static paths come before `/properties/{id}`
-  controllers: [ListingCatalogueController],
+  controllers: [ListingCatalogueController, ListingSearchController],
   providers: [DemoPortalAdapter, ListingSearchQueries, ListingsQueries, PortalRegistry, PublicationsService],
   exports: [],
 })

@@ -19,6 +19,7 @@ export * from './errors/domain-error';
 export { isDependencyUnavailable } from './errors/unavailable';
 export type { ErrorCode, ValidationIssue } from './errors/error-codes';
 export * from './http/api-errors.decorators';
+export { LegacyErrorView } from './errors/error-envelope.view';
 
 // access: decorators, principals, the identity context's ports
 export * from './auth/access.decorators';

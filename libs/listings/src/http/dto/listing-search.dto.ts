@@ -1,6 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
   IsArray,
   IsIn,
   IsInt,
@@ -28,15 +31,14 @@ import {
   type ListingStatus,
   type PropertyType,
 } from '../../domain/listing-catalogue';
+import {
+  LISTING_AGGREGATIONS,
+  LISTING_SORT_KEYS,
+  type ListingAggregation,
+} from '../../application/listing-search.sql';
 
-export const LISTING_SORTS = [
-  'newest',
-  'updated',
-  'price_asc',
-  'price_desc',
-  'area_desc',
-  'bedrooms_desc',
-] as const;
+/** The sorts of property search (the statement's orders, application/listing-search.sql). */
+export const LISTING_SORTS = LISTING_SORT_KEYS;
 export type ListingSort = (typeof LISTING_SORTS)[number];
 
 export const SEARCH_SCOPES = ['own', 'network'] as const;
@@ -65,7 +67,10 @@ export class CoordinateDto {
   lon: number;
 }
 
-/** Spec "bounding box": the map view's corners; `southWest.lon > northEast.lon` crosses the antimeridian. */
+/**
+ * Spec "bounding box": the map view's corners; `southWest.lon > northEast.lon` crosses the
+ * antimeridian; `southWest.lat` above `northEast.lat` is a 400.
+ */
 export class BoundingBoxDto {
   @ApiProperty({ type: CoordinateDto })
   @ValidateNested()
@@ -94,7 +99,8 @@ export class ListingFiltersDto {
   @ApiPropertyOptional({
     enum: LISTING_STATUSES,
     isArray: true,
-    description: 'Own scope only (the network shows ACTIVE listings). Default: every status.',
+    description:
+      'Own scope only (the network shows ACTIVE listings; with `scope` `network` it is a 400). Default: every status.',
   })
   @IsOptional()
   @IsArray()
@@ -107,7 +113,7 @@ export class ListingFiltersDto {
   @Min(0)
   priceMin?: number;
 
-  @ApiPropertyOptional({ minimum: 0 })
+  @ApiPropertyOptional({ minimum: 0, description: 'Not below `priceMin` (else 400).' })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
@@ -124,7 +130,7 @@ export class ListingFiltersDto {
   @Min(0)
   bedroomsMin?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 0 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Not below `bedroomsMin` (else 400).' })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -142,7 +148,10 @@ export class ListingFiltersDto {
   @Min(0)
   livingAreaMin?: number;
 
-  @ApiPropertyOptional({ minimum: 0, description: 'm²; listings in sqft are converted.' })
+  @ApiPropertyOptional({
+    minimum: 0,
+    description: 'm²; listings in sqft are converted. Not below `livingAreaMin` (else 400).',
+  })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
@@ -154,7 +163,10 @@ export class ListingFiltersDto {
   @Min(0)
   plotAreaMin?: number;
 
-  @ApiPropertyOptional({ minimum: 0, description: 'm²; listings in sqft are converted.' })
+  @ApiPropertyOptional({
+    minimum: 0,
+    description: 'm²; listings in sqft are converted. Not below `plotAreaMin` (else 400).',
+  })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
@@ -270,3 +282,21 @@ export const LISTING_SEARCH_DEFAULTS = {
   page: 1,
   limit: 20,
 } as const;
+
+/** `POST /properties/aggregations`: the query of a search, and which aggregations to answer. */
+export class ListingAggregationsDto extends ListingQueryDto {
+  @ApiProperty({
+    enum: LISTING_AGGREGATIONS,
+    isArray: true,
+    minItems: 1,
+    maxItems: LISTING_AGGREGATIONS.length,
+    uniqueItems: true,
+    description: 'Which aggregations to answer: 1-6 distinct names.',
+  })
+  @IsArray()
+  @ArrayMinSize(1, { message: 'aggregations must name at least one aggregation' })
+  @ArrayMaxSize(LISTING_AGGREGATIONS.length)
+  @ArrayUnique({ message: 'aggregations must not repeat a name' })
+  @IsIn(LISTING_AGGREGATIONS, eachOneOf('aggregations', LISTING_AGGREGATIONS))
+  aggregations: ListingAggregation[];
+}
