@@ -120,7 +120,11 @@ export class ListingSearchQueries {
    * One page of `source`'s listings of the agency (`internal` own listings, or a connected feed's
    * imported rows), filtered and sorted as `body` says; `scope` is ignored here (own only).
    */
-  sourcePage(organizationId: string, source: ListingSourceName, body: ListingSearchDto): Promise<SummaryPage> {
+  sourcePage(
+    organizationId: string,
+    source: ListingSourceName,
+    body: ListingSearchDto,
+  ): Promise<SummaryPage> {
     check(body, 'own');
     return this.page(
       { organizationId, scope: 'own', source },

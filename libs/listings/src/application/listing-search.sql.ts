@@ -116,7 +116,11 @@ export function listingWhere(scope: ListingScope, query: ListingQueryValues): St
       scope.organizationId,
     );
   } else {
-    add('l.organization_id = ? and l.source = ? and l.deleted_at is null', scope.organizationId, scope.source);
+    add(
+      'l.organization_id = ? and l.source = ? and l.deleted_at is null',
+      scope.organizationId,
+      scope.source,
+    );
     if (f.statuses?.length) add('l.status = any(?::text[])', f.statuses);
   }
   if (f.operation) add('l.operation = ?', f.operation);

@@ -8,11 +8,15 @@ import { ListingAggregationsDto, ListingQueryDto, ListingSearchDto } from './dto
 const BAD_BODY =
   'VALIDATION_FAILED, naming the first issue: a malformed field (an unknown enum value, `limit` outside ' +
   '1-100, a `q` over 200 characters, a latitude outside ±90), a min above its max (price, bedrooms, areas), ' +
-  "a box whose south is above its north, or `statuses` with scope `network`. BAD_REQUEST: the body is not JSON.";
+  'a box whose south is above its north, or `statuses` with scope `network`. BAD_REQUEST: the body is not JSON.';
 const BadBody = (extra = '') =>
   ApiResponse({ status: 400, description: `${BAD_BODY}${extra}`, type: LegacyErrorView });
 const TooLarge = () =>
-  ApiResponse({ status: 413, description: 'PAYLOAD_TOO_LARGE: the body is larger than 5 MB.', type: LegacyErrorView });
+  ApiResponse({
+    status: 413,
+    description: 'PAYLOAD_TOO_LARGE: the body is larger than 5 MB.',
+    type: LegacyErrorView,
+  });
 
 const SCOPES =
   'Scope `own` (default): the agency’s own listings, every status unless `filters.statuses`; listings ' +
@@ -40,7 +44,10 @@ export class ListingSearchController {
   @ApiOkResponse({ type: ListingSearchPageView })
   @BadBody()
   @TooLarge()
-  search(@CurrentPrincipal() actor: Principal, @Body() body: ListingSearchDto): Promise<ListingSearchPageView> {
+  search(
+    @CurrentPrincipal() actor: Principal,
+    @Body() body: ListingSearchDto,
+  ): Promise<ListingSearchPageView> {
     return this.queries.search(actor.organizationId, body);
   }
 

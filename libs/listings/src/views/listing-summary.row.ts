@@ -80,7 +80,9 @@ const iso = (value: string | Date): string => new Date(value).toISOString();
 
 /** A jsonb value, whether the connection parsed it or not. */
 const json = <T>(value: unknown): T | null =>
-  value === null || value === undefined ? null : ((typeof value === 'string' ? JSON.parse(value) : value) as T);
+  value === null || value === undefined
+    ? null
+    : ((typeof value === 'string' ? JSON.parse(value) : value) as T);
 
 /**
  * The summary of a row read by the agency `viewerOrganizationId`: another agency's listing shows

@@ -52,8 +52,13 @@ export class ListingSummaryView implements ListingSummary {
   @ApiNullable(String) community: string | null;
   @ApiProperty({ example: 'ES' }) countryCode: string;
   @ApiProperty({
-    type: CoordinatesView,
+    type: 'object',
     nullable: true,
+    required: ['lat', 'lon'],
+    properties: {
+      lat: { type: 'number', minimum: -90, maximum: 90 },
+      lon: { type: 'number', minimum: -180, maximum: 180 },
+    },
     description: "Another agency's listing shows them only with `showExactLocation`.",
   })
   coordinates: CoordinatesView | null;
@@ -62,7 +67,6 @@ export class ListingSummaryView implements ListingSummary {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
-
 
 /** `POST /properties/search`: one page of summaries with the exact total. */
 export class ListingSearchPageView {

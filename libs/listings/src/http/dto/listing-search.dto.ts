@@ -7,6 +7,7 @@ import {
   IsArray,
   IsIn,
   IsInt,
+  IsObject,
   IsISO8601,
   IsNumber,
   IsOptional,
@@ -73,11 +74,13 @@ export class CoordinateDto {
  */
 export class BoundingBoxDto {
   @ApiProperty({ type: CoordinateDto })
+  @IsObject({ message: 'boundingBox.northEast must be a coordinate {lat, lon}' })
   @ValidateNested()
   @Type(() => CoordinateDto)
   northEast: CoordinateDto;
 
   @ApiProperty({ type: CoordinateDto })
+  @IsObject({ message: 'boundingBox.southWest must be a coordinate {lat, lon}' })
   @ValidateNested()
   @Type(() => CoordinateDto)
   southWest: CoordinateDto;
