@@ -2,19 +2,17 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { AppConfig, preparedRows, validationFailed, type ValidationIssue } from '@app/platform';
 import type { ListingSourceName } from '../domain/listing.entity';
-import {
-  LISTING_SEARCH_DEFAULTS,
-  type ListingAggregationsDto,
-  type ListingQueryDto,
-  type ListingSearchDto,
-} from '../http/dto/listing-search.dto';
 import { summaryOfRow, type ListingSummary, type SummaryRow } from '../views/listing-summary.row';
 import {
+  LISTING_SEARCH_DEFAULTS,
   listingAggregationsStatement,
   listingCountStatement,
   listingPageStatement,
   type ListingAggregation,
+  type ListingAggregationValues,
+  type ListingQueryValues,
   type ListingScope,
+  type ListingSearchValues,
 } from './listing-search.sql';
 
 /** A page of summaries with the exact total. */
@@ -62,7 +60,7 @@ const RANGES = [
  * What the DTOs cannot say on one field: min ≤ max, a box's south below its north, `statuses`
  * with the network (which shows ACTIVE listings only) → 400 VALIDATION_FAILED.
  */
-export function queryIssues(body: ListingQueryDto, scope = body.scope ?? 'own'): ValidationIssue[] {
+export function queryIssues(body: ListingQueryValues, scope = body.scope ?? 'own'): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const filters = body.filters ?? {};
   for (const [min, max] of RANGES) {
@@ -88,7 +86,7 @@ export function queryIssues(body: ListingQueryDto, scope = body.scope ?? 'own'):
   return issues;
 }
 
-const check = (body: ListingQueryDto, scope?: 'own' | 'network') => {
+const check = (body: ListingQueryValues, scope?: 'own' | 'network') => {
   const issues = queryIssues(body, scope);
   if (issues.length) throw validationFailed(issues);
 };
@@ -107,7 +105,7 @@ export class ListingSearchQueries {
   ) {}
 
   /** `POST /properties/search`: own (default) or network. */
-  async search(organizationId: string, body: ListingSearchDto): Promise<SearchAnswer> {
+  async search(organizationId: string, body: ListingSearchValues): Promise<SearchAnswer> {
     const scope = body.scope ?? LISTING_SEARCH_DEFAULTS.scope;
     check(body, scope);
     const page = body.page ?? LISTING_SEARCH_DEFAULTS.page;
@@ -123,7 +121,7 @@ export class ListingSearchQueries {
   sourcePage(
     organizationId: string,
     source: ListingSourceName,
-    body: ListingSearchDto,
+    body: ListingSearchValues,
   ): Promise<SummaryPage> {
     check(body, 'own');
     return this.page(
@@ -135,7 +133,7 @@ export class ListingSearchQueries {
   }
 
   /** `POST /properties/count`: what the search's `total` would be. */
-  async count(organizationId: string, body: ListingQueryDto): Promise<{ count: number }> {
+  async countMatches(organizationId: string, body: ListingQueryValues): Promise<{ count: number }> {
     const scope = body.scope ?? LISTING_SEARCH_DEFAULTS.scope;
     check(body, scope);
     const [row] = await preparedRows<{ count: number }>(
@@ -147,7 +145,7 @@ export class ListingSearchQueries {
   }
 
   /** `POST /properties/aggregations`: the requested aggregations over the query's listings, one statement. */
-  async aggregations(organizationId: string, body: ListingAggregationsDto): Promise<AggregationsAnswer> {
+  async aggregations(organizationId: string, body: ListingAggregationValues): Promise<AggregationsAnswer> {
     const scope = body.scope ?? LISTING_SEARCH_DEFAULTS.scope;
     check(body, scope);
     const statement = listingAggregationsStatement(
@@ -166,7 +164,7 @@ export class ListingSearchQueries {
 
   private async page(
     scope: ListingScope,
-    body: ListingSearchDto,
+    body: ListingSearchValues,
     page: number,
     limit: number,
   ): Promise<SummaryPage> {

@@ -18,6 +18,16 @@ export const LISTING_SORT_KEYS = [
 ] as const;
 export type ListingSortKey = (typeof LISTING_SORT_KEYS)[number];
 
+export const SEARCH_SCOPE_NAMES = ['own', 'network'] as const;
+
+/** What a search body leaves out. */
+export const LISTING_SEARCH_DEFAULTS = {
+  scope: 'own' as (typeof SEARCH_SCOPE_NAMES)[number],
+  sort: 'newest' as ListingSortKey,
+  page: 1,
+  limit: 20,
+} as const;
+
 export const LISTING_AGGREGATIONS = [
   'propertyType',
   'bedrooms',
@@ -73,9 +83,23 @@ export interface ListingScope {
   source: string;
 }
 
+/** The body of `/properties/count` (ListingQueryDto). */
 export interface ListingQueryValues {
+  scope?: 'own' | 'network';
   filters?: ListingFilterValues;
   boundingBox?: BoxCorners;
+}
+
+/** The body of `/properties/search` and `/property-sources/{source}/search` (ListingSearchDto). */
+export interface ListingSearchValues extends ListingQueryValues {
+  sort?: ListingSortKey;
+  page?: number;
+  limit?: number;
+}
+
+/** The body of `/properties/aggregations` (ListingAggregationsDto). */
+export interface ListingAggregationValues extends ListingQueryValues {
+  aggregations: ListingAggregation[];
 }
 
 /** `%`, `_` and `\` are literal in the searched term. */

@@ -64,7 +64,7 @@ export class ListingSearchController {
   @BadBody()
   @TooLarge()
   count(@CurrentPrincipal() actor: Principal, @Body() body: ListingQueryDto): Promise<ListingCountView> {
-    return this.queries.count(actor.organizationId, body);
+    return this.queries.countMatches(actor.organizationId, body);
   }
 
   @Post('aggregations')

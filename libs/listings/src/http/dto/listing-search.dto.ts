@@ -34,7 +34,9 @@ import {
 } from '../../domain/listing-catalogue';
 import {
   LISTING_AGGREGATIONS,
+  LISTING_SEARCH_DEFAULTS,
   LISTING_SORT_KEYS,
+  SEARCH_SCOPE_NAMES,
   type ListingAggregation,
 } from '../../application/listing-search.sql';
 
@@ -42,7 +44,7 @@ import {
 export const LISTING_SORTS = LISTING_SORT_KEYS;
 export type ListingSort = (typeof LISTING_SORTS)[number];
 
-export const SEARCH_SCOPES = ['own', 'network'] as const;
+export const SEARCH_SCOPES = SEARCH_SCOPE_NAMES;
 export type SearchScope = (typeof SEARCH_SCOPES)[number];
 
 const oneOf = (name: string, values: readonly string[]) => ({
@@ -279,12 +281,7 @@ export class ListingSearchDto extends ListingQueryDto {
   limit?: number;
 }
 
-export const LISTING_SEARCH_DEFAULTS = {
-  scope: 'own' as SearchScope,
-  sort: 'newest' as ListingSort,
-  page: 1,
-  limit: 20,
-} as const;
+export { LISTING_SEARCH_DEFAULTS };
 
 /** `POST /properties/aggregations`: the query of a search, and which aggregations to answer. */
 export class ListingAggregationsDto extends ListingQueryDto {
