@@ -254,8 +254,7 @@ async function runWorkload(workload, sides, ctx, meter, headers) {
     });
   }
 
-  if (workload.after)
-    Object.assign(result, await workload.after({ databaseUrl: ctx.databaseUrl, legs, ctx }));
+  if (workload.after) Object.assign(result, await workload.after({ databaseUrl: ctx.databaseUrl, legs, ctx }));
 
   if (config.open && workload.open !== false) {
     const reference = legs.find((leg) => leg.reference);
