@@ -199,9 +199,10 @@ async function insertListings(databaseUrl, organizationId, agentIds, random, n, 
               r.agent_id, r.updated_at + interval '90 days', r.created_at, r.updated_at,
               case when r.deleted then r.updated_at end
          from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::numeric[],
-                     $10::text[], $11::text[], $12::float8[], $13::float8[], $14::boolean[], $15::int[], $16::numeric[],
-                     $17::text[], $18::numeric[], $19::numeric[], $20::text[], $21::text[], $22::jsonb[], $23::numeric[],
-                     $24::jsonb[], $25::boolean[], $26::uuid[], $27::timestamptz[], $28::timestamptz[], $29::boolean[])
+                     $10::text[], $11::text[], $12::text[], $13::float8[], $14::float8[], $15::boolean[], $16::int[],
+                     $17::numeric[], $18::text[], $19::numeric[], $20::numeric[], $21::text[], $22::text[], $23::jsonb[],
+                     $24::numeric[], $25::jsonb[], $26::boolean[], $27::uuid[], $28::timestamptz[], $29::timestamptz[],
+                     $30::boolean[])
            as r(id, reference, title, operation, rent_period, property_type, status, price, region, city, address,
                 lat, lon, exact, bedrooms, bathrooms, unit, living, plot, condition, rating, features, commission,
                 images, network_visible, agent_id, created_at, updated_at, deleted)`,

@@ -897,6 +897,22 @@ describe('Listings: property search, count and aggregations', () => {
       expect(codeOf(res)).toBe('VALIDATION_FAILED');
     });
 
+    it('a year PostgreSQL cannot hold in updatedSince → 400, never a 500', async () => {
+      for (const updatedSince of ['0000-01-01T00:00:00Z', '+275760-09-13T00:00:00Z']) {
+        const res = await search(keyA, { filters: { updatedSince } });
+        expect(res.status).toBe(400);
+        expect(codeOf(res)).toBe('VALIDATION_FAILED');
+      }
+    });
+
+    it('huge numbers find nothing rather than overflow', async () => {
+      for (const filters of [{ bedroomsMin: 1e12 }, { priceMin: 1e300 }, { livingAreaMin: 1e300 }]) {
+        expect(await found({ filters })).toEqual([]);
+        const res = await api(t, keyA).post('/properties/count').send({ filters }).expect(200);
+        expect(res.body).toEqual({ count: 0 });
+      }
+    });
+
     it('equal min and max are fine', async () => {
       expect(await found({ filters: { priceMin: 1500, priceMax: 1500 } })).toEqual(['Ático en Málaga']);
     });

@@ -76,6 +76,16 @@ export function queryIssues(body: ListingQueryValues, scope = body.scope ?? 'own
       message: 'statuses applies to scope own only (the network shows ACTIVE listings)',
     });
   }
+  if (filters.updatedSince !== undefined) {
+    // PostgreSQL's timestamps run from 4713 BC; a year 0 or six-digit year is no instant to compare with
+    const year = new Date(filters.updatedSince).getUTCFullYear();
+    if (!(year >= 1 && year <= 9999)) {
+      issues.push({
+        path: 'filters.updatedSince',
+        message: 'updatedSince must be an instant between years 1 and 9999',
+      });
+    }
+  }
   const box = body.boundingBox;
   if (box && box.southWest.lat > box.northEast.lat) {
     issues.push({

@@ -152,8 +152,8 @@ export function listingWhere(scope: ListingScope, query: ListingQueryValues): St
   if (f.priceMin !== undefined) add('l.price >= ?::numeric', f.priceMin);
   if (f.priceMax !== undefined) add('l.price <= ?::numeric', f.priceMax);
   if (f.currency) add('l.currency = ?', f.currency);
-  if (f.bedroomsMin !== undefined) add('l.bedrooms >= ?::int', f.bedroomsMin);
-  if (f.bedroomsMax !== undefined) add('l.bedrooms <= ?::int', f.bedroomsMax);
+  if (f.bedroomsMin !== undefined) add('l.bedrooms >= ?::numeric', f.bedroomsMin);
+  if (f.bedroomsMax !== undefined) add('l.bedrooms <= ?::numeric', f.bedroomsMax);
   if (f.bathroomsMin !== undefined) add('l.bathrooms >= ?::numeric', f.bathroomsMin);
   // areas in m²: the generated columns convert sqft listings
   if (f.livingAreaMin !== undefined) add('l.living_area_sqm >= ?::numeric', f.livingAreaMin);
