@@ -123,6 +123,9 @@ const ORDER: Record<ListingSortKey, string> = {
 /** The columns the orders read (the matches of a materialized search keep them). */
 const SORT_COLUMNS = 'l.id, l.created_at, l.updated_at, l.price, l.living_area_sqm, l.bedrooms';
 
+/** An integer filter held within `int` (a larger one compares the same against any stored value). */
+const toInt = (value: number): number => Math.max(-2_147_483_648, Math.min(2_147_483_647, value));
+
 /** The WHERE clause (alias `l`): the scope, then the filters and the bounding box. */
 export function listingWhere(scope: ListingScope, query: ListingQueryValues): Statement {
   const clauses: string[] = [];
@@ -152,8 +155,8 @@ export function listingWhere(scope: ListingScope, query: ListingQueryValues): St
   if (f.priceMin !== undefined) add('l.price >= ?::numeric', f.priceMin);
   if (f.priceMax !== undefined) add('l.price <= ?::numeric', f.priceMax);
   if (f.currency) add('l.currency = ?', f.currency);
-  if (f.bedroomsMin !== undefined) add('l.bedrooms >= ?::numeric', f.bedroomsMin);
-  if (f.bedroomsMax !== undefined) add('l.bedrooms <= ?::numeric', f.bedroomsMax);
+  if (f.bedroomsMin !== undefined) add('l.bedrooms >= ?::int', toInt(f.bedroomsMin));
+  if (f.bedroomsMax !== undefined) add('l.bedrooms <= ?::int', toInt(f.bedroomsMax));
   if (f.bathroomsMin !== undefined) add('l.bathrooms >= ?::numeric', f.bathroomsMin);
   // areas in m²: the generated columns convert sqft listings
   if (f.livingAreaMin !== undefined) add('l.living_area_sqm >= ?::numeric', f.livingAreaMin);
