@@ -35,6 +35,8 @@ const routingEngine = built('routing/src/domain/routing-engine.js');
 const routePool = built('routing/src/domain/route-pool.js');
 const routeClock = built('routing/src/domain/route-clock.js');
 const documentList = built('documents/src/application/document-list.sql.js');
+const listingSearch = built('listings/src/application/listing-search.sql.js');
+const listingSummary = built('listings/src/views/listing-summary.row.js');
 const SQL = {
   doorFacts: (secretHash) => door.doorFactsStatement(secretHash),
   me: (userId, organizationId) => people.meStatement(userId, organizationId),
@@ -159,6 +161,11 @@ const SQL = {
   documentList: (organizationId, viewer, filters, offset, limit) =>
     documentList.documentListStatement(organizationId, viewer, filters, offset, limit),
   documentAttachmentCounts: (documentIds) => documentList.attachmentCountsStatement(documentIds),
+  // property search (issue 16): the page with its exact total, and the count, run UNPREPARED as
+  // the API runs them (their text varies with the filters)
+  listingPage: (scope, body, sort, offset, limit) =>
+    listingSearch.listingPageStatement(scope, body, sort, offset, limit),
+  listingCount: (scope, body) => listingSearch.listingCountStatement(scope, body),
   insertInquiry: (row) => ({
     sql: `insert into lead_inquiries (id, organization_id, lead_id, origin, message, listing, actor, occurred_at)
           values (?, ?, ?, ?, ?, ?::jsonb, ?, ?)`,
@@ -801,6 +808,32 @@ async function listDocuments(key, params) {
   return { data, hasMore, nextOffset: hasMore ? offset + data.length : null, total };
 }
 
+/**
+ * `POST /properties/search` and `/properties/count` (issue 16): the API's own statements
+ * unprepared, the rows mapped by the API's own pure `summaryOfRow`. Own scope or network; `limit`
+ * 1-100 and `page` ≥ 1 checked, nothing else (the API validates the whole body first).
+ */
+async function searchListings(key, body) {
+  const page = body.page ?? listingSearch.LISTING_SEARCH_DEFAULTS.page;
+  const limit = body.limit ?? listingSearch.LISTING_SEARCH_DEFAULTS.limit;
+  if (!Number.isInteger(page) || page < 1 || !Number.isInteger(limit) || limit < 1 || limit > 100)
+    throw new HttpError(400, 'VALIDATION_FAILED', 'Bad paging.');
+  const scope = { organizationId: key.organization_id, scope: body.scope ?? 'own', source: 'internal' };
+  const sort = body.sort ?? listingSearch.LISTING_SEARCH_DEFAULTS.sort;
+  const { rows } = await runUnnamed(SQL.listingPage(scope, body, sort, (page - 1) * limit, limit));
+  const data = rows
+    .filter((row) => row.id !== null)
+    .map((row) => listingSummary.summaryOfRow(row, key.organization_id, PUBLIC_BASE_URL));
+  const total = Number(rows[0]?.total ?? 0);
+  return { data, page, limit, total, hasMore: page * limit < total };
+}
+
+async function countListings(key, body) {
+  const scope = { organizationId: key.organization_id, scope: body.scope ?? 'own', source: 'internal' };
+  const { rows } = await runUnnamed(SQL.listingCount(scope, body));
+  return { count: rows[0].count };
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const queueNotFound = () => new HttpError(404, 'NOT_FOUND', 'Queue not found.');
 
@@ -880,6 +913,14 @@ async function route(req) {
   if (pathname === '/v1/queues/preview' && req.method === 'POST') {
     const key = await authenticate(req);
     return previewQueue(key, await jsonBody(req));
+  }
+  if (pathname === '/properties/search' && req.method === 'POST') {
+    const key = await authenticate(req);
+    return searchListings(key, await jsonBody(req));
+  }
+  if (pathname === '/properties/count' && req.method === 'POST') {
+    const key = await authenticate(req);
+    return countListings(key, await jsonBody(req));
   }
   if (req.method !== 'GET') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'GET only.');
   if (pathname === '/health') {

@@ -37,6 +37,7 @@ const {
 } = require('./lib');
 const { DEFAULT_WORKLOADS, prepareContext, selectWorkloads } = require('./workloads');
 const { documentsMarkdown } = require('./documents');
+const { listingsMarkdown } = require('./listings');
 
 const env = process.env;
 const config = {
@@ -410,6 +411,7 @@ function markdown(report, allWorkloads, sides, ctx) {
   const ingest = allWorkloads.filter((w) => w.section === 'ingest');
   const routing = allWorkloads.filter((w) => w.section === 'routing');
   const documents = allWorkloads.filter((w) => w.section === 'documents');
+  const listings = allWorkloads.filter((w) => w.section === 'listings');
   lines.push(
     `### Measured ${m.date} on this machine (build ${m.build}${config.compare ? `, before = ${report.compareBuild}` : ''})`,
   );
@@ -487,6 +489,10 @@ function markdown(report, allWorkloads, sides, ctx) {
   if (documents.length) {
     lines.push('');
     lines.push(...documentsMarkdown(report, documents, sides, ctx, config));
+  }
+  if (listings.length) {
+    lines.push('');
+    lines.push(...listingsMarkdown(report, listings, sides, ctx, config));
   }
   if (config.compare) {
     lines.push('');

@@ -9,6 +9,7 @@ const path = require('node:path');
 const { Client } = require('pg');
 const { ROOT, log, sql, seededRandom, getJson, canonical } = require('./lib');
 const { DOCUMENT_WORKLOADS } = require('./documents');
+const { LISTING_WORKLOADS } = require('./listings');
 
 const PAGES = 50;
 
@@ -632,6 +633,8 @@ const WORKLOADS = {
   },
   // issue 15 (bench/documents.js): `documents-big`, `documents-list`, `documents-list-body`
   ...DOCUMENT_WORKLOADS,
+  // issue 16 (bench/listings.js): `listings-box`, `listings-price`, `listings-count`
+  ...LISTING_WORKLOADS,
 };
 
 const DEFAULT_WORKLOADS = ['me', 'list', 'list-page50', 'lead', 'search-rare', 'search-common', 'door'];

@@ -16,6 +16,7 @@ import { Migration20261124110000_offers } from './Migration20261124110000_offers
 import { Migration20261124120000_lead_routing } from './Migration20261124120000_lead_routing';
 import { Migration20261124130000_documents } from './Migration20261124130000_documents';
 import { Migration20261124140000_listings } from './Migration20261124140000_listings';
+import { Migration20261124150700_listing_search } from './Migration20261124150700_listing_search';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -37,6 +38,7 @@ export const MIGRATIONS = [
   Migration20261124120000_lead_routing,
   Migration20261124130000_documents,
   Migration20261124140000_listings,
+  Migration20261124150700_listing_search,
 ].map((migration) => ({
   name: migration.name,
   class: migration,

@@ -20,6 +20,7 @@ import { PropertyAgentsController } from './http/agents.controller';
 import { ListingCatalogueController } from './http/catalogue.controller';
 import { ListingDescriptionController } from './http/description.controller';
 import { ListingMediaController, MediaFilesController } from './http/media.controller';
+import { ListingSearchController } from './http/listing-search.controller';
 import { ListingsController } from './http/listings.controller';
 import { OrganizationAgentsController } from './http/organization-agents.controller';
 import { PropertySourcesController } from './http/property-sources.controller';
@@ -50,6 +51,7 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
     MediaFilesController,
     PropertyAgentsController,
     ListingCatalogueController,
+    ListingSearchController,
     OrganizationAgentsController,
     PropertySourcesController,
     PropertyFeedsController,

@@ -10,18 +10,11 @@ import {
   type ListingStatus,
   type PropertyType,
 } from '../domain/listing-catalogue';
-import type { ListingImage } from '../domain/listing.entity';
+import type { ListingRef, ListingSummary } from './listing-summary.row';
 
-/**
- * How a listing is referred to across sources: `{source, id}`, plus `country` (`es`, `it`, `pt`)
- * for portal listings only. Brochures and listing matches take it back exactly as search gives it.
- */
-export interface ListingRef {
-  source: string;
-  id: string;
-  country?: string;
-}
+export { imageUrlOf, summaryOfRow, type ListingRef, type ListingSummary } from './listing-summary.row';
 
+/** `{source, id}`, plus `country` for portal listings only. */
 export class ListingRefView implements ListingRef {
   @ApiProperty({
     example: 'internal',
@@ -38,33 +31,7 @@ export class CoordinatesView {
   @ApiProperty({ minimum: -180, maximum: 180 }) lon: number;
 }
 
-/** A row of property search (own, network, feed or portal). */
-export interface ListingSummary {
-  id: string;
-  ref: ListingRef;
-  title: string;
-  reference: string | null;
-  operation: ListingOperation;
-  propertyType: PropertyType;
-  status: ListingStatus;
-  price: string;
-  currency: string;
-  bedrooms: number | null;
-  bathrooms: number | null;
-  livingArea: number | null;
-  plotArea: number | null;
-  areaUnit: AreaUnit;
-  city: string;
-  community: string | null;
-  countryCode: string;
-  /** Exact for own listings; for other agencies only with `showExactLocation`, else null. */
-  coordinates: { lat: number; lon: number } | null;
-  mainImageUrl: string | null;
-  imageCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
+/** A row of property search (own, network, feed or portal); never `commission`. */
 export class ListingSummaryView implements ListingSummary {
   @ApiProperty({ description: 'The listing id within its source (a UUID for own and network listings).' })
   id: string;
@@ -85,14 +52,13 @@ export class ListingSummaryView implements ListingSummary {
   @ApiNullable(String) community: string | null;
   @ApiProperty({ example: 'ES' }) countryCode: string;
   @ApiProperty({
-    // inline: a nullable `type: CoordinatesView` is documented as a bare `object` beside its `allOf`
     type: 'object',
+    nullable: true,
+    required: ['lat', 'lon'],
     properties: {
       lat: { type: 'number', minimum: -90, maximum: 90 },
       lon: { type: 'number', minimum: -180, maximum: 180 },
     },
-    required: ['lat', 'lon'],
-    nullable: true,
     description: "Another agency's listing shows them only with `showExactLocation`.",
   })
   coordinates: CoordinatesView | null;
@@ -102,6 +68,64 @@ export class ListingSummaryView implements ListingSummary {
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
-/** The URL an image is served at: an uploaded photo under `/media`, or a feed's own URL. */
-export const imageUrlOf = (image: ListingImage, publicBaseUrl: string): string =>
-  image.mediaId ? `${publicBaseUrl}/media/${image.mediaId}.${image.extension}` : (image.url ?? '');
+/** `POST /properties/search`: one page of summaries with the exact total. */
+export class ListingSearchPageView {
+  @ApiProperty({ type: [ListingSummaryView] }) data: ListingSummaryView[];
+  @ApiProperty({ type: 'integer', minimum: 1 }) page: number;
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: 100 }) limit: number;
+  @ApiProperty({ type: 'integer', description: 'Every listing the query matches.' }) total: number;
+  @ApiProperty({ description: 'Whether a later page has listings.' }) hasMore: boolean;
+}
+
+/** `POST /properties/count`. */
+export class ListingCountView {
+  @ApiProperty({ type: 'integer', description: 'The listings the query matches (`total` of the search).' })
+  count: number;
+}
+
+export class TermCountView {
+  @ApiProperty() value: string;
+  @ApiProperty({ type: 'integer' }) count: number;
+}
+
+export class BedroomsCountView {
+  @ApiProperty({ type: 'integer' }) value: number;
+  @ApiProperty({ type: 'integer' }) count: number;
+}
+
+export class PriceStatsView {
+  @ApiProperty({ example: 'EUR' }) currency: string;
+  @ApiProperty({ type: 'integer', description: 'Listings in this currency.' }) count: number;
+  @ApiProperty({ example: '95000.00', description: 'Decimal string.' }) min: string;
+  @ApiProperty({ example: '1250000.00', description: 'Decimal string.' }) max: string;
+  @ApiProperty({ example: '412345.67', description: 'Decimal string, rounded to cents.' }) avg: string;
+  @ApiProperty({
+    example: '350000.00',
+    description: 'Decimal string: the middle price (of an even count, the lower of the two middle ones).',
+  })
+  median: string;
+}
+
+const TERMS =
+  'The top 50 values by count (then by value); listings without a value are not counted. Present only when requested.';
+
+/** `POST /properties/aggregations`: one member per requested aggregation. */
+export class ListingAggregationsView {
+  @ApiProperty({ type: [TermCountView], required: false, description: TERMS }) propertyType?: TermCountView[];
+  @ApiProperty({ type: [BedroomsCountView], required: false, description: TERMS })
+  bedrooms?: BedroomsCountView[];
+  @ApiProperty({
+    type: [TermCountView],
+    required: false,
+    description: `${TERMS} Cities are grouped case-insensitively.`,
+  })
+  city?: TermCountView[];
+  @ApiProperty({ type: [TermCountView], required: false, description: TERMS }) energyRating?: TermCountView[];
+  @ApiProperty({ type: [TermCountView], required: false, description: TERMS }) status?: TermCountView[];
+  @ApiProperty({
+    type: [PriceStatsView],
+    required: false,
+    description: 'Per currency (prices are never converted), by currency. Present only when requested.',
+  })
+  priceStats?: PriceStatsView[];
+}

@@ -1,9 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
   IsArray,
   IsIn,
   IsInt,
+  IsObject,
   IsISO8601,
   IsNumber,
   IsOptional,
@@ -28,18 +32,19 @@ import {
   type ListingStatus,
   type PropertyType,
 } from '../../domain/listing-catalogue';
+import {
+  LISTING_AGGREGATIONS,
+  LISTING_SEARCH_DEFAULTS,
+  LISTING_SORT_KEYS,
+  SEARCH_SCOPE_NAMES,
+  type ListingAggregation,
+} from '../../application/listing-search.sql';
 
-export const LISTING_SORTS = [
-  'newest',
-  'updated',
-  'price_asc',
-  'price_desc',
-  'area_desc',
-  'bedrooms_desc',
-] as const;
+/** The sorts of property search (the statement's orders, application/listing-search.sql). */
+export const LISTING_SORTS = LISTING_SORT_KEYS;
 export type ListingSort = (typeof LISTING_SORTS)[number];
 
-export const SEARCH_SCOPES = ['own', 'network'] as const;
+export const SEARCH_SCOPES = SEARCH_SCOPE_NAMES;
 export type SearchScope = (typeof SEARCH_SCOPES)[number];
 
 const oneOf = (name: string, values: readonly string[]) => ({
@@ -65,14 +70,19 @@ export class CoordinateDto {
   lon: number;
 }
 
-/** Spec "bounding box": the map view's corners; `southWest.lon > northEast.lon` crosses the antimeridian. */
+/**
+ * Spec "bounding box": the map view's corners; `southWest.lon > northEast.lon` crosses the
+ * antimeridian; `southWest.lat` above `northEast.lat` is a 400.
+ */
 export class BoundingBoxDto {
   @ApiProperty({ type: CoordinateDto })
+  @IsObject({ message: 'boundingBox.northEast must be a coordinate {lat, lon}' })
   @ValidateNested()
   @Type(() => CoordinateDto)
   northEast: CoordinateDto;
 
   @ApiProperty({ type: CoordinateDto })
+  @IsObject({ message: 'boundingBox.southWest must be a coordinate {lat, lon}' })
   @ValidateNested()
   @Type(() => CoordinateDto)
   southWest: CoordinateDto;
@@ -94,7 +104,8 @@ export class ListingFiltersDto {
   @ApiPropertyOptional({
     enum: LISTING_STATUSES,
     isArray: true,
-    description: 'Own scope only (the network shows ACTIVE listings). Default: every status.',
+    description:
+      'Own scope only (the network shows ACTIVE listings; with `scope` `network` it is a 400). Default: every status.',
   })
   @IsOptional()
   @IsArray()
@@ -107,7 +118,7 @@ export class ListingFiltersDto {
   @Min(0)
   priceMin?: number;
 
-  @ApiPropertyOptional({ minimum: 0 })
+  @ApiPropertyOptional({ minimum: 0, description: 'Not below `priceMin` (else 400).' })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
@@ -124,7 +135,7 @@ export class ListingFiltersDto {
   @Min(0)
   bedroomsMin?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 0 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, description: 'Not below `bedroomsMin` (else 400).' })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -142,7 +153,10 @@ export class ListingFiltersDto {
   @Min(0)
   livingAreaMin?: number;
 
-  @ApiPropertyOptional({ minimum: 0, description: 'm²; listings in sqft are converted.' })
+  @ApiPropertyOptional({
+    minimum: 0,
+    description: 'm²; listings in sqft are converted. Not below `livingAreaMin` (else 400).',
+  })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
@@ -154,7 +168,10 @@ export class ListingFiltersDto {
   @Min(0)
   plotAreaMin?: number;
 
-  @ApiPropertyOptional({ minimum: 0, description: 'm²; listings in sqft are converted.' })
+  @ApiPropertyOptional({
+    minimum: 0,
+    description: 'm²; listings in sqft are converted. Not below `plotAreaMin` (else 400).',
+  })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
@@ -264,9 +281,22 @@ export class ListingSearchDto extends ListingQueryDto {
   limit?: number;
 }
 
-export const LISTING_SEARCH_DEFAULTS = {
-  scope: 'own' as SearchScope,
-  sort: 'newest' as ListingSort,
-  page: 1,
-  limit: 20,
-} as const;
+export { LISTING_SEARCH_DEFAULTS };
+
+/** `POST /properties/aggregations`: the query of a search, and which aggregations to answer. */
+export class ListingAggregationsDto extends ListingQueryDto {
+  @ApiProperty({
+    enum: LISTING_AGGREGATIONS,
+    isArray: true,
+    minItems: 1,
+    maxItems: LISTING_AGGREGATIONS.length,
+    uniqueItems: true,
+    description: 'Which aggregations to answer: 1-6 distinct names.',
+  })
+  @IsArray()
+  @ArrayMinSize(1, { message: 'aggregations must name at least one aggregation' })
+  @ArrayMaxSize(LISTING_AGGREGATIONS.length)
+  @ArrayUnique({ message: 'aggregations must not repeat a name' })
+  @IsIn(LISTING_AGGREGATIONS, eachOneOf('aggregations', LISTING_AGGREGATIONS))
+  aggregations: ListingAggregation[];
+}
