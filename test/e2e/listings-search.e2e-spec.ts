@@ -720,8 +720,13 @@ describe('Listings: property search, count and aggregations', () => {
 
     it('takes filters and boxes; statuses with the network is a 400', async () => {
       expect(await found({ scope: 'network', filters: { city: 'sevilla' } })).toEqual(['B network Sevilla']);
-      const box = { southWest: { lat: 36.6, lon: -4.5 }, northEast: { lat: 36.8, lon: -4.3 } };
-      expect(await found({ scope: 'network', boundingBox: box })).toEqual(['B network Málaga']);
+      const sevilla = { southWest: { lat: 37.3, lon: -6.1 }, northEast: { lat: 37.5, lon: -5.9 } };
+      expect(await found({ scope: 'network', boundingBox: sevilla })).toEqual(['B network Sevilla']);
+      // Málaga's listing hides its exact location: no box may find it (it would locate it)
+      const malaga = { southWest: { lat: 36.6, lon: -4.5 }, northEast: { lat: 36.8, lon: -4.3 } };
+      expect(await found({ scope: 'network', boundingBox: malaga })).toEqual([]);
+      const wide = { southWest: { lat: 35, lon: -7 }, northEast: { lat: 38, lon: -3 } };
+      expect(await found({ scope: 'network', boundingBox: wide })).toEqual(['B network Sevilla']);
       const res = await search(keyA, { scope: 'network', filters: { statuses: ['ACTIVE'] } });
       expect(res.status).toBe(400);
       expect(codeOf(res)).toBe('VALIDATION_FAILED');

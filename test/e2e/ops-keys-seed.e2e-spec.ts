@@ -61,6 +61,7 @@ describe('npm run ops: key-rate and seed:demo', () => {
       teamId: expect.any(String),
       leads: 300,
       listings: 2000,
+      feed: { source: 'jsonfeed', listings: 120 },
     });
     expect(agency.members).toHaveLength(2);
     expect(agency.tagIds).toHaveLength(4);
@@ -87,15 +88,26 @@ describe('npm run ops: key-rate and seed:demo', () => {
       .execute<{ n: string; countries: string; cities: string; agents: string }[]>(
         `select count(*) as n, count(distinct country_code) as countries, count(distinct city) as cities,
                 count(distinct agent_id) as agents
-           from listings where organization_id = ?`,
+           from listings where organization_id = ? and source = 'internal'`,
         [agency.organizationId],
       );
     expect(listings).toEqual({ n: '2000', countries: '3', cities: '16', agents: '3' });
+    // and a connected feed with its listings, searchable through /property-sources
+    const sources = await asKey(t.http.get('/property-sources'), agency.admin.apiKey).expect(200);
+    expect(sources.body.data).toContainEqual(
+      expect.objectContaining({ source: 'jsonfeed', kind: 'feed', connected: true }),
+    );
+    const fed = await asKey(t.http.post('/property-sources/jsonfeed/search'), agency.admin.apiKey)
+      .send({ limit: 1 })
+      .expect(200);
+    expect(fed.body.total).toBe(120);
+    expect(fed.body.data[0].ref).toEqual({ source: 'jsonfeed', id: fed.body.data[0].id });
     const [someListing] = await t.orm.em
       .getConnection()
-      .execute<{ id: string }[]>(`select id from listings where organization_id = ? limit 1`, [
-        agency.organizationId,
-      ]);
+      .execute<{ id: string }[]>(
+        `select id from listings where organization_id = ? and source = 'internal' limit 1`,
+        [agency.organizationId],
+      );
     await asKey(t.http.get(`/properties/${someListing.id}`), agency.admin.apiKey).expect(200);
 
     const leads = await asKey(t.http.get('/v1/leads?limit=5'), agency.admin.apiKey).expect(200);

@@ -29,10 +29,15 @@ export interface DemoAgency {
   tagIds: string[];
   leads: number;
   listings: number;
+  /** The connected `jsonfeed` feed and the listings it holds. */
+  feed: { source: 'jsonfeed'; listings: number };
 }
 
 /** How many listings the demo agency gets (issue 16 item 7). */
 export const DEMO_LISTINGS = 2_000;
+/** How many listings its connected feed holds, and where the feed claims to live. */
+export const DEMO_FEED_LISTINGS = 120;
+export const DEMO_FEED_URL = 'https://feeds.example.com/casa-demo.jsonl';
 
 /**
  * A realistic demo agency: people and keys through the application services (so every rule
@@ -130,7 +135,45 @@ export class DemoSeeder {
       tagIds,
       leads: leadCount,
       listings: await this.insertListings(organizationId, people),
+      feed: { source: 'jsonfeed', listings: await this.insertFeed(organizationId) },
     };
+  }
+
+  /**
+   * A connected `jsonfeed` feed as if its first import had just run: the feed row (refreshed weekly)
+   * and its listings (`source` `jsonfeed`, external ids `demo-<n>`, no roster agent). The URL is a
+   * placeholder: the next import a week later fails, which keeps the listings (a failed import
+   * changes none) and shows the feed's error state on the dashboard.
+   */
+  private async insertFeed(organizationId: string): Promise<number> {
+    const now = this.clock.now();
+    const em = this.orm.em;
+    await em.execute(
+      `insert into property_feeds (id, organization_id, source, url, refresh_minutes, last_imported_at,
+                                   last_status, listing_count, next_import_at, created_at, updated_at)
+       values (gen_random_uuid(), ?, 'jsonfeed', ?, 10080, ?, 'ok', ?, ?::timestamptz + interval '7 days', ?, ?)`,
+      [organizationId, DEMO_FEED_URL, now, DEMO_FEED_LISTINGS, now, now, now],
+    );
+    await em.execute(
+      `insert into listings (id, organization_id, source, external_id, title, operation, property_type, status,
+                             price, currency, country_code, region, city, lat, lon, show_exact_location,
+                             bedrooms, bathrooms, area_unit, living_area, features, images, version,
+                             created_at, updated_at)
+       select gen_random_uuid(), ?::uuid, 'jsonfeed', 'demo-' || g.i,
+              'Feed ' || (array['apartment','house','villa','townhouse'])[1 + g.i % 4] || ' ' || g.i,
+              'sale', (array['apartment','house','villa','townhouse'])[1 + g.i % 4], 'ACTIVE',
+              150000 + (g.i * 7349) % 900000, 'EUR', 'ES', 'Andalucía',
+              (array['Marbella','Estepona','Nerja','Mijas'])[1 + g.i % 4],
+              36.5 + (g.i % 40) * 0.004, -4.9 + (g.i % 50) * 0.01, true,
+              1 + g.i % 5, 1 + g.i % 3, 'sqm', 60 + (g.i * 11) % 300,
+              case when g.i % 2 = 0 then array['pool','sea_view'] else array['garden'] end,
+              jsonb_build_array(jsonb_build_object('mediaId', null, 'extension', null, 'caption', null,
+                'url', 'https://picsum.photos/seed/feed-demo-' || g.i || '/1200/800')),
+              1, ?, ?
+         from generate_series(1, ?::int) as g(i)`,
+      [organizationId, now, now, DEMO_FEED_LISTINGS],
+    );
+    return DEMO_FEED_LISTINGS;
   }
 
   /**

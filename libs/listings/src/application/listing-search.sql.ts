@@ -184,6 +184,9 @@ export function listingWhere(scope: ListingScope, query: ListingQueryValues): St
     if (sw.lon <= ne.lon) add(inBox, sw.lon, sw.lat, ne.lon, ne.lat);
     // across the antimeridian: east of swLon, or west of neLon
     else add(`(${inBox} or ${inBox})`, sw.lon, sw.lat, 180, ne.lat, -180, sw.lat, ne.lon, ne.lat);
+    // another agency's listing is placed on a map only where it shows its exact location
+    // (showsExactLocation): boxes must not narrow down the place of one that hides it
+    if (scope.scope === 'network') add('l.show_exact_location');
   }
   return { sql: clauses.join(' and '), params };
 }

@@ -17,7 +17,6 @@ export type ResolvedListing =
   | { ref: ListingRef; ok: true; listing: Record<string, unknown> }
   | { ref: ListingRef; ok: false; reason: ListingSourceFailure };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_ID_LENGTH = 200;
 
 interface PortalRead {
@@ -91,7 +90,7 @@ export class ListingSources {
     for (const [i, ref] of refs.entries()) {
       if (results[i] || portalReads.has(i)) continue;
       const listing =
-        ref.id && ref.id.length <= MAX_ID_LENGTH && (ref.source !== 'internal' || UUID.test(ref.id))
+        ref.id && ref.id.length <= MAX_ID_LENGTH
           ? await this.listings.readFromSource(organizationId, ref.source as ListingSourceName, ref.id)
           : null;
       results[i] = listing ? { ref, ok: true, listing } : { ref, ok: false, reason: 'not_found' };

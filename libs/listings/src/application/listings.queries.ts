@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AgentRoster } from '@app/identity';
-import { AppConfig, notFound, type Principal } from '@app/platform';
+import { AppConfig, isUuid, notFound, type Principal } from '@app/platform';
 import { LISTING_LIMITS } from '../domain/listing-catalogue';
 import { ListingHistoryRepository } from '../domain/listing-history.repository';
 import type { Listing, ListingSourceName } from '../domain/listing.entity';
@@ -52,6 +52,8 @@ export class ListingsQueries {
     source: ListingSourceName,
     id: string,
   ): Promise<ListingRecordView | null> {
+    // every listing id of ours is a UUID (feed rows too): anything else names nothing
+    if (!isUuid(id)) return null;
     const own = await this.listings.findOfSource(organizationId, source, id);
     if (own) return this.record(own, true);
     if (source !== 'internal') return null;

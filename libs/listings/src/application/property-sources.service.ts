@@ -4,8 +4,7 @@ import { Clock, DependencyUnavailableError, DomainError, notFound, validationFai
 import type { PortalCountry } from '../domain/listing-catalogue';
 import { PortalAllowanceExhausted, type AllowanceState } from '../domain/portal-allowance';
 import { FEED_SOURCES, isFeedSource, type FeedSource } from '../domain/property-sources';
-import { LISTING_SEARCH_DEFAULTS } from '../http/dto/listing-search.dto';
-import type { SourceSearchDto } from '../http/dto/property-sources.dto';
+import { LISTING_SEARCH_DEFAULTS, type ListingSearchValues } from './listing-search.sql';
 import type { ListingSummary } from '../views/listing-summary';
 import type { PropertySource, SourceSearchPage } from '../views/property-source.view';
 import { ListingSearchQueries } from './listing-search.queries';
@@ -14,6 +13,11 @@ import type { PortalAdapter, PortalSearchRequest, PortalSearchResult } from './p
 import { PortalAllowance } from './portal-allowance';
 import { PortalCache, portalCacheKey } from './portal-cache';
 import { PortalRegistry } from './portals/portal-registry';
+
+/** A `/property-sources/{source}/search` body: the property search's, plus a portal's `country`. */
+export interface SourceSearchBody extends ListingSearchValues {
+  country?: PortalCountry;
+}
 
 /** The search filters whose values are sets: sorted and deduplicated in the cache key. */
 const SET_FILTERS = ['propertyTypes', 'statuses', 'features', 'energyRatings', 'conditions'] as const;
@@ -35,7 +39,7 @@ const countryRequired = (portal: PortalAdapter) =>
  */
 export const normalisedPortalSearch = (
   country: PortalCountry,
-  body: SourceSearchDto,
+  body: SourceSearchBody,
 ): PortalSearchRequest => {
   const filters: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(body.filters ?? {})) {
@@ -102,7 +106,7 @@ export class PropertySourcesService {
     };
   }
 
-  async search(organizationId: string, source: string, body: SourceSearchDto): Promise<SourceSearchPage> {
+  async search(organizationId: string, source: string, body: SourceSearchBody): Promise<SourceSearchPage> {
     const now = this.clock.now();
     const portal = this.portals.get(source);
     const page = body.page ?? LISTING_SEARCH_DEFAULTS.page;

@@ -1,9 +1,10 @@
 import { CreateRequestContext, MikroORM } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { JobName, MINUTE, Periodic } from '@app/platform';
+import { AppConfig, JobName, MINUTE, Periodic } from '@app/platform';
 import type { Listing } from '../domain/listing.entity';
 import { ListingRepository } from '../domain/listing.repository';
+import { toListingRecord } from '../views/listing.view';
 import { PortalRegistry } from './portals/portal-registry';
 
 /** Rows one run claims. */
@@ -34,44 +35,12 @@ type Outcome =
   | { kind: 'failed'; error: string; externalId?: string };
 
 /**
- * The listing as a portal receives it: the listing's own public fields (never `commission`;
- * coordinates only with `showExactLocation`).
+ * The listing as a portal receives it: the record as another agency reads it (never
+ * `commission`; coordinates only with `showExactLocation`; image URLs resolved).
  */
-export function publicationRecord(listing: Listing): Record<string, unknown> {
-  return {
-    id: listing.id,
-    reference: listing.reference,
-    title: listing.title,
-    description: listing.description,
-    operation: listing.operation,
-    propertyType: listing.propertyType,
-    price: listing.price,
-    currency: listing.currency,
-    rentPeriod: listing.rentPeriod,
-    countryCode: listing.countryCode,
-    region: listing.region,
-    city: listing.city,
-    community: listing.community,
-    postalCode: listing.postalCode,
-    coordinates:
-      listing.showExactLocation && listing.lat !== null && listing.lon !== null
-        ? { lat: listing.lat, lon: listing.lon }
-        : null,
-    bedrooms: listing.bedrooms,
-    bathrooms: listing.bathrooms,
-    areaUnit: listing.areaUnit,
-    livingArea: listing.livingArea,
-    plotArea: listing.plotArea,
-    features: [...listing.features],
-    energyRating: listing.energyRating,
-    images: listing.images.map((image) => ({
-      mediaId: image.mediaId,
-      url: image.url,
-      caption: image.caption,
-    })),
-    updatedAt: listing.updatedAt,
-  };
-}
+export const publicationRecord = (listing: Listing, publicBaseUrl: string): Record<string, unknown> => ({
+  ...toListingRecord(listing, null, { own: false, publicBaseUrl }),
+});
 
 /** A portal's failure as a short text (no stack, no newlines). */
 export const shortError = (err: unknown): string =>
@@ -95,6 +64,7 @@ export class PublicationSender {
     private readonly em: EntityManager,
     private readonly listings: ListingRepository,
     private readonly portals: PortalRegistry,
+    private readonly config: AppConfig,
   ) {}
 
   @Periodic(JobName.ListingsPublish, 30_000)
@@ -142,7 +112,8 @@ export class PublicationSender {
     const records = new Map<string, Record<string, unknown>>();
     for (const [organizationId, ids] of byOrganization) {
       const found = await this.listings.listInOrg(organizationId, { id: { $in: [...new Set(ids)] } });
-      for (const listing of found) records.set(listing.id, publicationRecord(listing));
+      for (const listing of found)
+        records.set(listing.id, publicationRecord(listing, this.config.publicBaseUrl));
     }
     return records;
   }

@@ -22,6 +22,22 @@ export const PROPERTY_TYPES = [
 ] as const;
 export type PropertyType = (typeof PROPERTY_TYPES)[number];
 
+/** How people read a property type in English (generated titles). */
+export const PROPERTY_TYPE_LABELS: Readonly<Record<PropertyType, string>> = {
+  apartment: 'Apartment',
+  house: 'House',
+  villa: 'Villa',
+  townhouse: 'Townhouse',
+  penthouse: 'Penthouse',
+  studio: 'Studio',
+  duplex: 'Duplex',
+  land: 'Plot of land',
+  commercial: 'Commercial premises',
+  office: 'Office',
+  garage: 'Garage',
+  other: 'Property',
+};
+
 /** Statuses a caller may set; `EXPIRED` is set only by the expiry job. */
 export const SETTABLE_LISTING_STATUSES = [
   'DRAFT',

@@ -19,7 +19,10 @@ export const isOnNetwork = (listing: NetworkFacts): boolean =>
   listing.networkVisible &&
   !listing.deletedAt;
 
-/** Exact coordinates: the owner always, others only with `showExactLocation`. */
+/**
+ * Exact coordinates: the owner always, others only with `showExactLocation` (so a network search
+ * by bounding box matches only listings that show it: a box must not locate one that hides it).
+ */
 export const showsExactLocation = (own: boolean, listing: { showExactLocation: boolean }): boolean =>
   own || listing.showExactLocation;
 

@@ -1,5 +1,6 @@
 import {
   FEATURE_SLUGS,
+  PROPERTY_TYPE_LABELS,
   type EnergyRating,
   type ListingCondition,
   type ListingOperation,
@@ -118,21 +119,6 @@ const TYPE_WEIGHTS: readonly [PropertyType, number][] = [
   ['garage', 3],
   ['other', 3],
 ];
-
-const TYPE_LABEL: Record<PropertyType, string> = {
-  apartment: 'Apartment',
-  house: 'House',
-  villa: 'Villa',
-  townhouse: 'Townhouse',
-  penthouse: 'Penthouse',
-  studio: 'Studio',
-  duplex: 'Duplex',
-  land: 'Plot of land',
-  commercial: 'Commercial premises',
-  office: 'Office',
-  garage: 'Garage space',
-  other: 'Property',
-};
 
 /** Living area range (m²) and sale price per m² range (EUR) by type. */
 const SIZES: Record<PropertyType, { area: [number, number]; perSqm: [number, number] }> = {
@@ -259,8 +245,8 @@ const generate = (country: PortalCountry): DemoListing[] => {
         : `${city.postal}${intBetween(random, 10, 99)}`;
     const title =
       bedrooms && bedrooms > 0
-        ? `${bedrooms}-bedroom ${TYPE_LABEL[propertyType].toLowerCase()} ${operation === 'rent' ? 'to rent' : 'for sale'} in ${city.name}`
-        : `${TYPE_LABEL[propertyType]} ${operation === 'rent' ? 'to rent' : 'for sale'} in ${city.name}`;
+        ? `${bedrooms}-bedroom ${PROPERTY_TYPE_LABELS[propertyType].toLowerCase()} ${operation === 'rent' ? 'to rent' : 'for sale'} in ${city.name}`
+        : `${PROPERTY_TYPE_LABELS[propertyType]} ${operation === 'rent' ? 'to rent' : 'for sale'} in ${city.name}`;
     const imageCount = intBetween(random, 1, 8);
     const images = Array.from({ length: imageCount }, (_, i) => ({
       url: `https://picsum.photos/seed/${i === 0 ? id : `${id}-${i + 1}`}/1200/800`,

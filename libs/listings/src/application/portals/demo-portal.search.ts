@@ -1,4 +1,4 @@
-import type { ListingFiltersDto, ListingSort } from '../../http/dto/listing-search.dto';
+import type { ListingFilterValues, ListingSortKey } from '../listing-search.sql';
 import type { ListingSummary } from '../../views/listing-summary';
 import type { PortalSearchRequest } from '../portal-adapter';
 import type { DemoListing } from './demo-portal.data';
@@ -33,7 +33,7 @@ const within = (value: number | null, min: number | undefined, max: number | und
 const anyOf = <T>(value: T, allowed: readonly T[] | undefined): boolean =>
   allowed === undefined || allowed.includes(value);
 
-export const matches = (listing: DemoListing, filters: ListingFiltersDto): boolean => {
+export const matches = (listing: DemoListing, filters: ListingFilterValues): boolean => {
   const price = Number(listing.price);
   if (filters.operation !== undefined && listing.operation !== filters.operation) return false;
   if (!anyOf(listing.propertyType, filters.propertyTypes)) return false;
@@ -70,7 +70,7 @@ export const matches = (listing: DemoListing, filters: ListingFiltersDto): boole
 const nullsLast = (a: number | null, b: number | null): number =>
   a === b ? 0 : a === null ? 1 : b === null ? -1 : b - a;
 
-const ORDER: Record<ListingSort, (a: DemoListing, b: DemoListing) => number> = {
+const ORDER: Record<ListingSortKey, (a: DemoListing, b: DemoListing) => number> = {
   newest: (a, b) => b.createdAt.localeCompare(a.createdAt),
   updated: (a, b) => b.updatedAt.localeCompare(a.updatedAt),
   price_asc: (a, b) => Number(a.price) - Number(b.price),
@@ -110,8 +110,8 @@ export const searchDemoListings = (
   listings: readonly DemoListing[],
   request: Omit<PortalSearchRequest, 'country'>,
 ): { data: ListingSummary[]; total: number } => {
-  const filters = request.filters as ListingFiltersDto;
-  const order = ORDER[request.sort as ListingSort] ?? ORDER.newest;
+  const filters = request.filters as ListingFilterValues;
+  const order = ORDER[request.sort as ListingSortKey] ?? ORDER.newest;
   const found = listings
     .filter((listing) => matches(listing, filters) && inBox(listing.coordinates, request.boundingBox))
     .sort((a, b) => order(a, b) || a.id.localeCompare(b.id));

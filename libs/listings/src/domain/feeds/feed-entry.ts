@@ -5,6 +5,7 @@ import {
   FURNISHED_STATES,
   LISTING_CONDITIONS,
   LISTING_LIMITS,
+  PROPERTY_TYPE_LABELS,
   PROPERTY_TYPES,
   type AreaUnit,
   type EnergyRating,
@@ -152,7 +153,7 @@ export function normaliseFeedEntry(raw: RawFeedEntry): FeedListing {
     reference: clip(scalarText(raw.reference), LISTING_LIMITS.reference),
     title:
       clip(scalarText(raw.title), LISTING_LIMITS.title) ??
-      clip(`${TYPE_LABELS[propertyType]} in ${city}`, LISTING_LIMITS.title)!,
+      clip(`${PROPERTY_TYPE_LABELS[propertyType]} in ${city}`, LISTING_LIMITS.title)!,
     description: clip(plainText(raw.description), 50_000),
     operation,
     rentPeriod,
@@ -189,21 +190,6 @@ export function normaliseFeedEntry(raw: RawFeedEntry): FeedListing {
     virtualTourUrl: webUrl(raw.virtualTourUrl),
   };
 }
-
-const TYPE_LABELS: Record<PropertyType, string> = {
-  apartment: 'Apartment',
-  house: 'House',
-  villa: 'Villa',
-  townhouse: 'Townhouse',
-  penthouse: 'Penthouse',
-  studio: 'Studio',
-  duplex: 'Duplex',
-  land: 'Land',
-  commercial: 'Commercial property',
-  office: 'Office',
-  garage: 'Garage',
-  other: 'Property',
-};
 
 /** Lower case, no accents, words separated by one space. */
 export const normaliseWords = (text: string): string =>
