@@ -352,6 +352,15 @@ const SUMMARY_FIELDS = [
   'updatedAt',
 ].sort();
 
+/** In every seeded address; a network search adds it as `q`. */
+const TAG = `zq${randomUUID().slice(0, 8)}`;
+/** A network-scope body kept to this file's listings. */
+const net = (body: Record<string, unknown> = {}) => ({
+  ...body,
+  scope: 'network',
+  filters: { ...((body.filters as Record<string, unknown>) ?? {}), q: TAG },
+});
+
 describe('Listings: property search, count and aggregations', () => {
   let t: TestApp;
   let a: Agency;
@@ -401,7 +410,9 @@ describe('Listings: property search, count and aggregations', () => {
         s.countryCode ?? 'ES',
         s.city,
         s.community ?? null,
-        s.addressLine1 ?? null,
+        // every row carries the file's tag: network searches keep to this file's agencies (the
+        // database is shared with other files, whose agencies list on the network too)
+        `${s.addressLine1 ?? 'Calle'} ${TAG}`,
         s.lat ?? null,
         s.lon ?? null,
         s.showExactLocation ?? false,
@@ -692,11 +703,11 @@ describe('Listings: property search, count and aggregations', () => {
 
   describe('network scope', () => {
     it("answers other agencies' ACTIVE, network-visible, internal, live listings only", async () => {
-      expect(await found({ scope: 'network' })).toEqual(['B network Sevilla', 'B network Málaga']);
+      expect(await found(net())).toEqual(['B network Sevilla', 'B network Málaga']);
     });
 
     it("never the caller's own listings", async () => {
-      const seen = await found({ scope: 'network' }, keyB);
+      const seen = await found(net(), keyB);
       expect(seen.sort()).toEqual(
         OWN_A.filter((s) => (s.status ?? 'ACTIVE') === 'ACTIVE' && s.networkVisible !== false)
           .map((s) => s.title)
@@ -706,7 +717,7 @@ describe('Listings: property search, count and aggregations', () => {
     });
 
     it('shows coordinates only with showExactLocation, never commission', async () => {
-      const res = await search(keyA, { scope: 'network' }).expect(200);
+      const res = await search(keyA, net()).expect(200);
       const byTitle = Object.fromEntries(res.body.data.map((r: { title: string }) => [r.title, r]));
       expect(byTitle['B network Málaga'].coordinates).toBeNull();
       expect(byTitle['B network Sevilla'].coordinates).toEqual({ lat: 37.39, lon: -5.99 });
@@ -719,14 +730,14 @@ describe('Listings: property search, count and aggregations', () => {
     });
 
     it('takes filters and boxes; statuses with the network is a 400', async () => {
-      expect(await found({ scope: 'network', filters: { city: 'sevilla' } })).toEqual(['B network Sevilla']);
+      expect(await found(net({ filters: { city: 'sevilla' } }))).toEqual(['B network Sevilla']);
       const sevilla = { southWest: { lat: 37.3, lon: -6.1 }, northEast: { lat: 37.5, lon: -5.9 } };
-      expect(await found({ scope: 'network', boundingBox: sevilla })).toEqual(['B network Sevilla']);
+      expect(await found(net({ boundingBox: sevilla }))).toEqual(['B network Sevilla']);
       // Málaga's listing hides its exact location: no box may find it (it would locate it)
       const malaga = { southWest: { lat: 36.6, lon: -4.5 }, northEast: { lat: 36.8, lon: -4.3 } };
-      expect(await found({ scope: 'network', boundingBox: malaga })).toEqual([]);
+      expect(await found(net({ boundingBox: malaga }))).toEqual([]);
       const wide = { southWest: { lat: 35, lon: -7 }, northEast: { lat: 38, lon: -3 } };
-      expect(await found({ scope: 'network', boundingBox: wide })).toEqual(['B network Sevilla']);
+      expect(await found(net({ boundingBox: wide }))).toEqual(['B network Sevilla']);
       const res = await search(keyA, { scope: 'network', filters: { statuses: ['ACTIVE'] } });
       expect(res.status).toBe(400);
       expect(codeOf(res)).toBe('VALIDATION_FAILED');
@@ -831,9 +842,7 @@ describe('Listings: property search, count and aggregations', () => {
     });
 
     it('follows the scope, filters and box', async () => {
-      const network = await aggregate(keyA, { scope: 'network', aggregations: ['city', 'status'] }).expect(
-        200,
-      );
+      const network = await aggregate(keyA, net({ aggregations: ['city', 'status'] })).expect(200);
       expect(network.body).toEqual({
         city: [
           { value: 'Málaga', count: 1 },

@@ -1,10 +1,9 @@
 import type { Response } from 'supertest';
 import { ListingSources, PortalAllowanceExhausted, type ResolvedListing } from '@app/listings';
-import { ListingSearchQueries } from '../../libs/listings/src/application/listing-search.queries';
 import { portalCacheKey } from '../../libs/listings/src/application/portal-cache';
 import { DemoPortalAdapter } from '../../libs/listings/src/application/portals/demo-portal.adapter';
-import { ListingsQueries } from '../../libs/listings/src/application/listings.queries';
 import { Agency, api, count, MINUTE, sql, TestApp } from '../fixtures';
+import { agentOf, insertListings } from '../fixtures/listings';
 
 /**
  * Property sources (issue 16 item 5, INTERFACES.md "Listings"): the source list, searches and
@@ -15,8 +14,6 @@ import { Agency, api, count, MINUTE, sql, TestApp } from '../fixtures';
 
 const codeOf = (res: Response): string | undefined => res.body.code ?? res.body.error?.code;
 const messageOf = (res: Response): string | undefined => res.body.message ?? res.body.error?.message;
-
-const FEED_ID = '0190a0a0-0000-7000-8000-0000000000f1';
 
 describe('Property sources: /property-sources and ListingSources', () => {
   let t: TestApp;
@@ -51,7 +48,8 @@ describe('Property sources: /property-sources and ListingSources', () => {
     sql(
       t,
       `insert into property_feeds (id, organization_id, source, url, refresh_minutes, next_import_at, created_at, updated_at)
-       values (gen_random_uuid(), ?, ?, 'https://feeds.example/x.xml', 60, now(), now(), now())`,
+       values (gen_random_uuid(), ?, ?, 'https://feeds.example/x.xml', 60, now(), now(), now())
+       on conflict (organization_id, source) do nothing`,
       [organizationId, source],
     );
 
@@ -361,36 +359,36 @@ describe('Property sources: /property-sources and ListingSources', () => {
       expect(retry.body).toMatchObject({ cached: false, allowance: { used: 2 } });
     });
 
-    it('internal and connected feeds are searched through ListingSearchQueries and never count', async () => {
-      await connectFeed(a.admin.organizationId, 'jsonfeed');
-      const page = jest
-        .spyOn(t.get(ListingSearchQueries), 'sourcePage')
-        .mockResolvedValue({ data: [], total: 31 });
-      await setUsed(a.admin.organizationId, 300);
-      for (const source of ['internal', 'jsonfeed']) {
-        const res = await search(keyA, source, { page: 2, limit: 10, filters: { city: 'Madrid' } }).expect(
+    it('internal and connected feeds search their own rows (filters, paging) and never count', async () => {
+      const org = a.admin.organizationId;
+      await connectFeed(org, 'jsonfeed');
+      const agent = await agentOf(t, a.admin);
+      await insertListings(t, org, agent, 12, { city: 'Madrid' });
+      await insertListings(t, org, agent, 3, { city: 'Toledo' });
+      await insertListings(t, org, null, 7, { city: 'Madrid', source: 'jsonfeed' });
+      await setUsed(org, 300);
+      for (const [source, madrid] of [
+        ['internal', 12],
+        ['jsonfeed', 7],
+      ] as const) {
+        const res = await search(keyA, source, { page: 2, limit: 5, filters: { city: 'Madrid' } }).expect(
           200,
         );
-        expect(res.body).toEqual({
-          data: [],
+        expect(res.body).toMatchObject({
           page: 2,
-          limit: 10,
-          total: 31,
-          hasMore: true,
+          limit: 5,
+          total: madrid,
+          hasMore: madrid > 10,
           cached: false,
           allowance: { used: 300, limit: 300, resetsAt: expect.any(String) },
         });
-        expect(page).toHaveBeenLastCalledWith(
-          a.admin.organizationId,
-          source,
-          expect.objectContaining({
-            page: 2,
-            limit: 10,
-            filters: expect.objectContaining({ city: 'Madrid' }),
-          }),
-        );
+        expect(res.body.data).toHaveLength(Math.min(5, madrid - 5));
+        for (const row of res.body.data) {
+          expect(row.city).toBe('Madrid');
+          expect(row.ref).toEqual({ source, id: row.id });
+        }
       }
-      expect(await usedOf(a.admin.organizationId)).toBe(300);
+      expect(await usedOf(org)).toBe(300);
     });
   });
 
@@ -456,26 +454,31 @@ describe('Property sources: /property-sources and ListingSources', () => {
       }
     });
 
-    it('internal and feed listings are read through ListingsQueries.readFromSource; null → 404', async () => {
-      await connectFeed(b.admin.organizationId, 'kyero');
-      const read = jest
-        .spyOn(t.get(ListingsQueries), 'readFromSource')
-        .mockImplementation((_org, source, id) =>
-          Promise.resolve(id === FEED_ID ? { id, ref: { source, id }, title: 'Casa' } : null),
-        );
-      const own = await as(keyB).get(`/property-sources/internal/listings/${FEED_ID}`).expect(200);
-      expect(own.body).toEqual({ id: FEED_ID, ref: { source: 'internal', id: FEED_ID }, title: 'Casa' });
-      await as(keyB).get(`/property-sources/kyero/listings/${FEED_ID}`).expect(200);
-      expect(read).toHaveBeenCalledWith(b.admin.organizationId, 'kyero', FEED_ID);
-      const missing = await as(keyB).get(
+    it('reads internal and feed listings of the agency; missing, another agency’s feed row or a non-UUID id → 404', async () => {
+      const org = b.admin.organizationId;
+      await connectFeed(org, 'kyero');
+      const agent = await agentOf(t, b.admin);
+      const [own] = await insertListings(t, org, agent, 1, { city: 'Lisboa' });
+      const [fed] = await insertListings(t, org, null, 1, { source: 'kyero' });
+      const res = await as(keyB).get(`/property-sources/internal/listings/${own}`).expect(200);
+      expect(res.body).toMatchObject({ id: own, ref: { source: 'internal', id: own }, city: 'Lisboa' });
+      const feedRow = await as(keyB).get(`/property-sources/kyero/listings/${fed}`).expect(200);
+      expect(feedRow.body.ref).toEqual({ source: 'kyero', id: fed });
+      // the feed row is not an internal listing, nor is the own listing a kyero one
+      for (const path of [
+        `/property-sources/internal/listings/${fed}`,
+        `/property-sources/kyero/listings/${own}`,
         '/property-sources/internal/listings/0190a0a0-0000-7000-8000-000000000009',
-      );
-      expect(messageOf(missing)).toBe('Listing not found.');
-      // an internal id that is no UUID is not looked up at all
-      read.mockClear();
-      const notUuid = await as(keyB).get('/property-sources/internal/listings/dp-es-0001');
-      expect(notUuid.status).toBe(404);
-      expect(read).not.toHaveBeenCalled();
+        '/property-sources/internal/listings/dp-es-0001',
+        '/property-sources/kyero/listings/not-a-uuid',
+      ]) {
+        const missing = await as(keyB).get(path);
+        expect(missing.status).toBe(404);
+        expect(messageOf(missing)).toBe('Listing not found.');
+      }
+      // another agency's own feed is not readable here
+      await connectFeed(a.admin.organizationId, 'kyero');
+      expect((await as(keyA).get(`/property-sources/kyero/listings/${fed}`)).status).toBe(404);
     });
   });
 
