@@ -17,6 +17,7 @@ import { Migration20261124120000_lead_routing } from './Migration20261124120000_
 import { Migration20261124130000_documents } from './Migration20261124130000_documents';
 import { Migration20261124140000_listings } from './Migration20261124140000_listings';
 import { Migration20261124150700_listing_search } from './Migration20261124150700_listing_search';
+import { Migration20261124160000_brochures_network } from './Migration20261124160000_brochures_network';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -39,6 +40,7 @@ export const MIGRATIONS = [
   Migration20261124130000_documents,
   Migration20261124140000_listings,
   Migration20261124150700_listing_search,
+  Migration20261124160000_brochures_network,
 ].map((migration) => ({
   name: migration.name,
   class: migration,

@@ -12,6 +12,7 @@ import {
   RateLimitModule,
   REQUEST_WAITS,
 } from '@app/platform';
+import { BrochuresModule } from '@app/brochures';
 import { CrmModule } from '@app/crm';
 import { DocumentsModule } from '@app/documents';
 import { IdentityModule } from '@app/identity';
@@ -41,6 +42,7 @@ export class ApiModule {
         RoutingModule,
         DocumentsModule,
         ListingsModule,
+        BrochuresModule,
         JobsModule.forRoot({ inProcess: !config.redisUrl }),
         HealthModule,
       ],

@@ -15,3 +15,4 @@ export {
   type ResolvedListing,
 } from './application/listing-sources';
 export { PortalAllowanceExhausted } from './domain/portal-allowance';
+export { ListingCards, type ListingCard } from './application/listing-cards';

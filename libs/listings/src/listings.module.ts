@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { IdentityModule } from '@app/identity';
 import { BlobsModule } from '@app/platform';
 import { ListingSearchQueries } from './application/listing-search.queries';
+import { ListingCards } from './application/listing-cards';
 import { ListingSources } from './application/listing-sources';
 import { ListingsQueries } from './application/listings.queries';
 import { ListingReadabilityAdapter } from './application/listing-readability';
@@ -62,6 +63,7 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
   ],
   providers: [
     AgentsService,
+    ListingCards,
     ListingDescriptionService,
     ListingSearchQueries,
     ListingSources,
@@ -75,6 +77,6 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
     PropertySourcesService,
   ],
   // brochures and listing matches read listings of every source through it
-  exports: [ListingSources],
+  exports: [ListingCards, ListingSources],
 })
 export class ListingsModule {}

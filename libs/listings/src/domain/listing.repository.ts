@@ -32,6 +32,12 @@ export class ListingRepository extends TenantRepository<Listing> {
     return this.findOne({ id, source: 'internal', deletedAt: null });
   }
 
+  /** Live internal listings of any agency among `ids` (the caller applies the network rules). */
+  findAnyInternalByIds(ids: string[]): Promise<Listing[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.find({ id: { $in: ids }, source: 'internal', deletedAt: null });
+  }
+
   /** The agency's uploaded media among `ids`. */
   mediaOf(organizationId: string, ids: string[]): Promise<Media[]> {
     if (ids.length === 0) return Promise.resolve([]);

@@ -1,0 +1,22 @@
+import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { Module } from '@nestjs/common';
+import { CrmModule } from '@app/crm';
+import { IdentityModule } from '@app/identity';
+import { ListingsModule } from '@app/listings';
+import { BrochureListing } from './domain/brochure-listing.entity';
+import { Brochure } from './domain/brochure.entity';
+
+export const BROCHURE_ENTITIES = [Brochure, BrochureListing];
+
+/**
+ * Brochures (issue 17): shareable pages of listing copies (`/v1/brochures`), the public page
+ * `GET /b/{slug}` with its view count, and the expiry job. Listings are read through
+ * `ListingSources` (the daily portal allowance reserved before any write).
+ */
+@Module({
+  imports: [MikroOrmModule.forFeature(BROCHURE_ENTITIES), CrmModule, IdentityModule, ListingsModule],
+  controllers: [],
+  providers: [],
+  exports: [],
+})
+export class BrochuresModule {}

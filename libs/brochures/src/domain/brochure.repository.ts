@@ -1,0 +1,4 @@
+import { TenantRepository } from '@app/platform/core';
+import type { Brochure } from './brochure.entity';
+
+export class BrochureRepository extends TenantRepository<Brochure> {}

@@ -1,0 +1,7 @@
+/**
+ * Brochures (issue 17): the brochure aggregate (domain/), the Nest module with the `/v1` routes,
+ * the public page and the expiry job.
+ */
+export { Brochure, BROCHURE_LIMITS, type BrochureStatus } from './domain/brochure.entity';
+export { BrochureListing, HIDDEN_FIELDS, type HiddenField } from './domain/brochure-listing.entity';
+export { BrochuresModule, BROCHURE_ENTITIES } from './brochures.module';
