@@ -17,3 +17,21 @@ export const OTHER_LEADS_MAX = 10;
 
 /** `source` of a viewing a connector wrote. */
 export const integrationSource = (connector: string): `integration:${string}` => `integration:${connector}`;
+
+/** How many characters of the notes a list row shows (`notesTruncated` when cut). */
+export const VIEWING_NOTES_PREVIEW = 500;
+
+/** `source` of a viewing made on `/v1` with an API key, and by a dashboard session. */
+export const API_SOURCE = 'api';
+export const USER_SOURCE = 'user';
+
+/**
+ * The status moves people make (`PUT /v1/viewings/{id}/status`): scheduled → completed, cancelled
+ * or no_show; cancelled or no_show → scheduled (with a new time); completed is final. Whether `from`
+ * may move to `to` (the same status is no move).
+ */
+export function canMoveViewing(from: ViewingStatus, to: ViewingStatus): boolean {
+  if (from === 'scheduled') return to !== 'scheduled';
+  if (from === 'cancelled' || from === 'no_show') return to === 'scheduled';
+  return false;
+}
