@@ -28,8 +28,7 @@ const ViewingsRead = () => RequireScopes('properties:read');
 /** Writes touch leads: crm:write and an active plan. */
 const ViewingsWrite = () => applyDecorators(RequireScopes('crm:write'), RequiresPlan());
 
-const NOT_SEEN =
-  "when it is absent, another agency's, or a member neither reaches its lead nor is its agent";
+const NOT_SEEN = "when it is absent, another agency's, or a member neither reaches its lead nor is its agent";
 const REFERENCES =
   'A `propertyListingId` the agency may not read, a `dealId` that is not a deal of the lead, or an ' +
   '`agentUserId` who is not a member of the organization is VALIDATION_FAILED; so are more than 10 ' +

@@ -44,11 +44,7 @@ const kindMessage = { message: `kind must be one of ${VIEWING_KINDS.join(', ')}`
 const statusMessage = { message: `status must be one of ${VIEWING_STATUSES.join(', ')}` };
 const LEAD_ID = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 const LeadIdValue = (each = false) =>
-  applyDecorators(
-    IsInt({ each }),
-    Min(1, { each }),
-    Max(Number.MAX_SAFE_INTEGER, { each }),
-  );
+  applyDecorators(IsInt({ each }), Min(1, { each }), Max(Number.MAX_SAFE_INTEGER, { each }));
 
 /** `GET /v1/viewings`. */
 export class ListViewingsQueryDto extends OffsetQueryDto({ max: 100, default: 20 }) {
@@ -192,7 +188,10 @@ export class ChangeViewingDto implements ChangeViewing {
   @IsUUID('all')
   dealId?: string | null;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'A member; another person than the caller: admins only.' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'A member; another person than the caller: admins only.',
+  })
   @IsOmittable()
   @IsUUID('all')
   agentUserId?: string;
@@ -221,7 +220,8 @@ export class ViewingStatusDto implements MoveViewing {
 
   @ApiPropertyOptional({
     format: 'date-time',
-    description: 'The new time: required when a cancelled or no-show viewing is scheduled again, else refused.',
+    description:
+      'The new time: required when a cancelled or no-show viewing is scheduled again, else refused.',
   })
   @IsOmittable()
   @Moment('viewingAt')
