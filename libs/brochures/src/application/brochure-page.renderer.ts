@@ -64,7 +64,9 @@ export const themeOf = (
 ): { name: string; accentColor: string } => {
   const theme = BROCHURE_THEMES.find((candidate) => candidate.name === themeName) ?? BROCHURE_THEMES[0];
   const accentColor =
-    accentColorOverride !== null && ACCENT.test(accentColorOverride) ? accentColorOverride : theme.accentColor;
+    accentColorOverride !== null && ACCENT.test(accentColorOverride)
+      ? accentColorOverride
+      : theme.accentColor;
   return { name: theme.name, accentColor };
 };
 
@@ -129,7 +131,8 @@ function renderFacts(snapshot: Record<string, unknown>): string {
   const type = text(snapshot.propertyType);
   if (type) facts.push(TYPE_LABELS[type] ?? type);
   const operation = text(snapshot.operation);
-  if (operation) facts.push(operation === 'rent' ? 'For rent' : operation === 'sale' ? 'For sale' : operation);
+  if (operation)
+    facts.push(operation === 'rent' ? 'For rent' : operation === 'sale' ? 'For sale' : operation);
   const bedrooms = finite(snapshot.bedrooms);
   if (bedrooms !== null) facts.push(`${formatNumber(bedrooms)} bedrooms`);
   const bathrooms = finite(snapshot.bathrooms);

@@ -67,15 +67,15 @@ export class BrochurePageService {
 
   /** The copies in position order (the brochure's agency, its index `brochure_listings_brochure_idx`). */
   private async listingsOf(organizationId: string, brochureId: string): Promise<PageListing[]> {
-    const rows = await preparedRows<{ snapshot: Record<string, unknown>; edits: BrochureListingEdits | null }>(
-      this.em,
-      {
-        sql: `select snapshot, edits from brochure_listings
+    const rows = await preparedRows<{
+      snapshot: Record<string, unknown>;
+      edits: BrochureListingEdits | null;
+    }>(this.em, {
+      sql: `select snapshot, edits from brochure_listings
                where brochure_id = ? and organization_id = ?
                order by position, id`,
-        params: [brochureId, organizationId],
-      },
-    );
+      params: [brochureId, organizationId],
+    });
     return rows.map((row) => ({ snapshot: row.snapshot ?? {}, edits: row.edits ?? {} }));
   }
 }
