@@ -15,6 +15,7 @@ const PUBLIC = [
   'GET /health/ready',
   'GET /health/live',
   'GET /d/{token}',
+  'GET /b/{slug}',
   'GET /media/{id}.{ext}',
 ];
 

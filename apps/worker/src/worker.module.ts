@@ -9,6 +9,7 @@ import {
   LoggingModule,
   MetricsModule,
 } from '@app/platform';
+import { BrochureJobsModule } from '@app/brochures';
 import { DocumentJobsModule } from '@app/documents';
 import { IdentityModule } from '@app/identity';
 import { ListingJobsModule } from '@app/listings';
@@ -46,6 +47,7 @@ export class WorkerModule {
         FeedJobsModule,
         QueueJobsModule,
         RoutingJobsModule,
+        BrochureJobsModule,
         BullmqJobsModule.forRoot({ prefix: options.queuePrefix }),
       ],
     };

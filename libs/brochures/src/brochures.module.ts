@@ -3,8 +3,11 @@ import { Module } from '@nestjs/common';
 import { CrmModule } from '@app/crm';
 import { IdentityModule } from '@app/identity';
 import { ListingsModule } from '@app/listings';
+import { BrochurePageService } from './application/brochure-page.service';
+import { BrochureJobsModule } from './brochure-jobs.module';
 import { BrochureListing } from './domain/brochure-listing.entity';
 import { Brochure } from './domain/brochure.entity';
+import { BrochurePageController } from './http/brochure-page.controller';
 
 export const BROCHURE_ENTITIES = [Brochure, BrochureListing];
 
@@ -14,9 +17,15 @@ export const BROCHURE_ENTITIES = [Brochure, BrochureListing];
  * `ListingSources` (the daily portal allowance reserved before any write).
  */
 @Module({
-  imports: [MikroOrmModule.forFeature(BROCHURE_ENTITIES), CrmModule, IdentityModule, ListingsModule],
-  controllers: [],
-  providers: [],
+  imports: [
+    MikroOrmModule.forFeature(BROCHURE_ENTITIES),
+    CrmModule,
+    IdentityModule,
+    ListingsModule,
+    BrochureJobsModule,
+  ],
+  controllers: [BrochurePageController],
+  providers: [BrochurePageService],
   exports: [],
 })
 export class BrochuresModule {}

@@ -5,3 +5,5 @@
 export { Brochure, BROCHURE_LIMITS, type BrochureStatus } from './domain/brochure.entity';
 export { BrochureListing, HIDDEN_FIELDS, type HiddenField } from './domain/brochure-listing.entity';
 export { BrochuresModule, BROCHURE_ENTITIES } from './brochures.module';
+export { BrochureJobsModule } from './brochure-jobs.module';
+export { BrochureExpiry } from './application/brochure-expiry';

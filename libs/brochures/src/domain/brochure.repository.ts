@@ -1,4 +1,9 @@
 import { TenantRepository } from '@app/platform/core';
 import type { Brochure } from './brochure.entity';
 
-export class BrochureRepository extends TenantRepository<Brochure> {}
+export class BrochureRepository extends TenantRepository<Brochure> {
+  /** Across agencies on purpose: the public page finds a brochure by its link alone. */
+  bySlug(slug: string): Promise<Brochure | null> {
+    return this.findOne({ slug });
+  }
+}

@@ -37,6 +37,11 @@ export class AgentRoster {
     return this.agents.findActiveInOrg(organizationId, agentId);
   }
 
+  /** The row of a member (or of someone who was one) of the agency, or null (a brochure's agent card). */
+  ofMember(organizationId: string, userId: string): Promise<Agent | null> {
+    return this.agents.findOfMember(organizationId, userId);
+  }
+
   /** The rows among `ids` (active or not), by id. */
   async byIds(organizationId: string, ids: string[]): Promise<Map<string, Agent>> {
     const rows = await this.agents.findManyInOrg(organizationId, [...new Set(ids)]);

@@ -17,6 +17,7 @@ export enum JobName {
   ListingsPublish = 'listings.publish',
   ListingsExpireDue = 'listings.expire-due',
   ListingsImportFeeds = 'listings.import-feeds',
+  BrochuresExpireDue = 'brochures.expire-due',
 }
 
 export const PERIODIC = Reflector.createDecorator<{ name: JobName; everyMs: number }>();
