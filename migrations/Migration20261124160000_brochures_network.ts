@@ -62,6 +62,8 @@ export class Migration20261124160000_brochures_network extends Migration {
       create index viewings_org_at_idx on viewings (organization_id, viewing_at desc, id desc);
       create index viewings_listing_idx on viewings (organization_id, property_listing_id) where property_listing_id is not null;
       create index viewings_deal_idx on viewings (deal_id) where deal_id is not null;
+      create index viewings_collaborator_idx on viewings (organization_id, collaborator_lead_id) where collaborator_lead_id is not null;
+      create index viewings_agent_at_idx on viewings (organization_id, agent_user_id, viewing_at desc);
 
       create table open_houses (
         id uuid primary key,
