@@ -192,7 +192,9 @@ describe('Network: collections and buyer requests', () => {
       );
       await as(a.admin).delete(`/network/collections/${id}`).expect(204);
       expectNotFound(await v1(a.admin).get(`/v1/collections/${id}`), 'Collection');
-      expect(await count(t, 'select count(*) from collection_members where collection_id = ?', [id])).toBe(0);
+      expect(
+        await count(t, 'select count(*) as n from collection_members where collection_id = ?', [id]),
+      ).toBe(0);
       t.clock.reset();
     });
   });
@@ -240,7 +242,9 @@ describe('Network: collections and buyer requests', () => {
       expectValidation(await addItem(a.member, id, { source: 'nowhere', id: 'x' }), 'source');
       expectValidation(await addItem(a.member, id, { source: 'demoportal', id: 'dp-es-0001' }), 'country');
       expectValidation(await addItem(a.member, id, { source: 'internal' }), 'id');
-      expect(await count(t, 'select count(*) from collection_items where collection_id = ?', [id])).toBe(2);
+      expect(await count(t, 'select count(*) as n from collection_items where collection_id = ?', [id])).toBe(
+        2,
+      );
     });
 
     it('unavailable from stored state: deleted, withdrawn or off the network; feed rows gone; portal copies kept', async () => {
@@ -296,7 +300,7 @@ describe('Network: collections and buyer requests', () => {
       const { id } = await collection(a.member, 'Allowance');
       const country = 'pt';
       const ref = 'dp-pt-0177';
-      await sql(t, `delete from portal_cache where key = ?`, [
+      await sql(t, `delete from portal_cache where cache_key = ?`, [
         portalCacheKey('listing', 'demoportal', country, { id: ref }),
       ]);
       await sql(
@@ -310,7 +314,9 @@ describe('Network: collections and buyer requests', () => {
         429,
         'DAILY_LIMIT_REACHED',
       );
-      expect(await count(t, 'select count(*) from collection_items where collection_id = ?', [id])).toBe(0);
+      expect(await count(t, 'select count(*) as n from collection_items where collection_id = ?', [id])).toBe(
+        0,
+      );
     });
 
     it('the caps: 25 collections listed (hasMore), 40 newest items (truncated), the 201st item → 409', async () => {
@@ -375,7 +381,7 @@ describe('Network: collections and buyer requests', () => {
         [
           overrides.price ?? 300000,
           overrides.bedrooms === undefined ? 3 : overrides.bedrooms,
-          overrides.community ?? 'El Limonar',
+          overrides.community ?? `${city} Alto`,
           overrides.propertyType ?? 'apartment',
           overrides.status ?? 'ACTIVE',
           overrides.networkVisible ?? true,
@@ -442,11 +448,11 @@ describe('Network: collections and buyer requests', () => {
       t.clock.reset();
     });
 
-    it('with listingId: other agencies’ open requests that fit, rule by rule', async () => {
+    it('with listingId: open requests of agencies other than the caller’s that fit, rule by rule', async () => {
       const city = `Fitville ${randomUUID().slice(0, 8)}`;
       const listing = await networkListing(city);
       const fits = (overrides: Record<string, unknown> = {}) =>
-        post(a.member, {
+        post(b.member, {
           areas: [city.toUpperCase().replace('I', 'Í')],
           priceMax: 300000,
           bedroomsMin: 3,
@@ -455,10 +461,10 @@ describe('Network: collections and buyer requests', () => {
 
       const fitting = [
         (await fits()).body.id,
-        (await fits({ areas: ['Elsewhere', 'el limonar'] })).body.id,
+        (await fits({ areas: ['Elsewhere', `${city.toLowerCase()} ALTO`] })).body.id,
         (await fits({ bedroomsMin: undefined })).body.id,
         (await fits({ propertyTypes: ['villa', 'apartment'] })).body.id,
-        (await post(a.colleague, { areas: [city], priceMax: 999999, bedroomsMin: 1 })).body.id,
+        (await post(b.colleague, { areas: [city], priceMax: 999999, bedroomsMin: 1 })).body.id,
       ];
       const notFitting = [
         (await fits({ operation: 'rent' })).body.id,
@@ -471,13 +477,13 @@ describe('Network: collections and buyer requests', () => {
         (await fits({ bedroomsMin: 4 })).body.id,
       ];
       const closed = (await fits()).body.id;
-      await as(a.member).post(`/network/buyer-requests/${closed}/close`).expect(200);
+      await as(b.member).post(`/network/buyer-requests/${closed}/close`).expect(200);
       const expired = (await fits()).body.id;
       await sql(t, `update buyer_requests set expires_at = now() - interval '1 second' where id = ?`, [
         expired,
       ]);
-      // the listing's own agency's request never comes back to it
-      const ownAgency = (await post(b.member, { areas: [city], priceMax: 300000 })).body.id;
+      // the caller's own agency's requests are not "other agencies'"
+      const ownAgency = (await post(a.member, { areas: [city], priceMax: 300000 })).body.id;
 
       const res = await v1(a.admin).get(`/v1/buyer-requests?listingId=${listing}`).expect(200);
       expect(ids(res).sort()).toEqual([...fitting].sort());
@@ -511,9 +517,8 @@ describe('Network: collections and buyer requests', () => {
         phoneNumber: '+34699887766',
       });
       const notes = 'Call Esperanza Villalobos on +34 699 887 766 or esperanza.villalobos@buyers.example';
-      // agency B's buyer, agency A's listing: A reads B's request
-      const [listingOfA] = await insertListings(t, a.admin.organizationId, agentA, 1, { city });
-      await sql(t, `update listings set price = 300000, bedrooms = 3 where id = ?`, [listingOfA]);
+      // agency B's buyer fits B's own network listing: agency A, reading that listing, gets the request
+      const listing = await networkListing(city);
       const created = await post(b.member, {
         leadId: lead.id,
         notes,
@@ -523,7 +528,7 @@ describe('Network: collections and buyer requests', () => {
       const answers = [
         created,
         await v1(b.member).get('/v1/buyer-requests').expect(200),
-        await v1(a.member).get(`/v1/buyer-requests?listingId=${listingOfA}`).expect(200),
+        await v1(a.member).get(`/v1/buyer-requests?listingId=${listing}`).expect(200),
         await as(b.member).post(`/network/buyer-requests/${created.body.id}/close`).expect(200),
       ];
       expect(ids(answers[2])).toEqual([created.body.id]);
@@ -561,19 +566,19 @@ describe('Network: collections and buyer requests', () => {
     it('expires 90 days after creation, by the clock', async () => {
       const city = `Expiry ${randomUUID().slice(0, 8)}`;
       const listing = await networkListing(city);
-      const id = (await post(a.member, { areas: [city], priceMax: 300000 }).expect(201)).body.id;
+      const id = (await post(b.member, { areas: [city], priceMax: 300000 }).expect(201)).body.id;
       expect(ids(await v1(a.admin).get(`/v1/buyer-requests?listingId=${listing}`).expect(200))).toEqual([id]);
 
-      await advanceClock(t, 90 * DAY - 1000, a.member);
+      await advanceClock(t, 90 * DAY - 1000, b.member);
       expect(ids(await v1(a.admin).get(`/v1/buyer-requests?listingId=${listing}`).expect(200))).toEqual([id]);
-      await advanceClock(t, 1000, a.member);
+      await advanceClock(t, 1000, b.member);
       expect(
         (await v1(a.admin).get(`/v1/buyer-requests?listingId=${listing}`).expect(200)).body.data,
       ).toEqual([]);
-      const own = await v1(a.member).get('/v1/buyer-requests').expect(200);
+      const own = await v1(b.member).get('/v1/buyer-requests').expect(200);
       expect(own.body.data.find((row: { id: string }) => row.id === id)).toMatchObject({ status: 'expired' });
       t.clock.reset();
-      await t.seed.signIn(a.member);
+      await t.seed.signIn(b.member);
     });
   });
 });

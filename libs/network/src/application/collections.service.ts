@@ -106,7 +106,7 @@ export class CollectionsService {
       .filter(({ userId }) => !known.has(userId))
       .map(({ i }) => ({ path: `userIds[${i}]`, message: 'not a person of your organization' }));
     if (issues.length > 0) throw validationFailed(issues);
-    await this.em.transactional(async (em) => {
+    const created = await this.em.transactional(async (em) => {
       const collection = await this.locked(em, actor, id);
       const keep = [...new Set([...wanted, collection.created_by])];
       await preparedRows(em, {
@@ -120,8 +120,15 @@ export class CollectionsService {
         params: [id, `{${keep.join(',')}}`],
       });
       await preparedRows(em, bumpCollectionStatement(id, this.clock.now()));
+      return collection;
     });
-    return this.detail(actor, id);
+    // the caller may have left it: the answer is the collection as it now is
+    const [row] = await preparedRows<CollectionRow>(
+      this.em,
+      visibleCollectionStatement(actor.organizationId, created.created_by, id),
+    );
+    if (!row) throw notFound('Collection');
+    return this.render(actor.organizationId, row);
   }
 
   async addItem(actor: Principal, id: string, input: ItemInput): Promise<CollectionItemJson> {
@@ -211,13 +218,17 @@ export class CollectionsService {
 
   /** `GET /v1/collections/{id}`: the newest 40 items, `truncated` when more. */
   async detail(actor: Principal, id: string): Promise<CollectionJson> {
-    const collection = await this.visible(this.em, actor, id);
+    return this.render(actor.organizationId, await this.visible(this.em, actor, id));
+  }
+
+  private async render(organizationId: string, collection: CollectionRow): Promise<CollectionJson> {
+    const id = collection.id;
     const [items, members] = await Promise.all([
       preparedRows<CollectionItemRow>(this.em, newestItemsStatement(id, COLLECTION_LIMITS.detailItems + 1)),
       preparedRows<{ user_id: string }>(this.em, memberIdsStatement(id)),
     ]);
     const page = items.slice(0, COLLECTION_LIMITS.detailItems);
-    const current = await this.currentCopies(actor.organizationId, page);
+    const current = await this.currentCopies(organizationId, page);
     return {
       id: collection.id,
       name: collection.name,
