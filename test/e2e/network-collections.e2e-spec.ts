@@ -199,6 +199,15 @@ describe('Network: collections and buyer requests', () => {
     });
   });
 
+  describe('/v1 access', () => {
+    it('needs properties:read (403 API_KEY_SCOPE_MISSING); a session token is not a key', async () => {
+      const crmOnly = a.member.key;
+      for (const path of ['/v1/collections', `/v1/collections/${MISSING}`, '/v1/buyer-requests'])
+        expectError(await api(t, crmOnly).get(path), 403, 'API_KEY_SCOPE_MISSING');
+      expect((await as(a.member).get('/v1/collections')).status).toBe(401);
+    });
+  });
+
   describe('collections: items', () => {
     it('adds an own listing with a small copy; the same home twice → 409; unreadable homes → 400', async () => {
       const { id } = await collection(a.member, 'Items');
