@@ -412,5 +412,30 @@ describe('Open houses: /network/open-houses and /v1/open-houses', () => {
       await cancel(a.member, oh.id);
       expect((await items(a.member)).map((item) => item.eventId)).not.toContain(oh.id);
     });
+
+    it("blocks its host's free times while scheduled", async () => {
+      const start = new Date(t.clock.now().getTime() + 2 * DAY);
+      while ([0, 6].includes(start.getUTCDay())) start.setTime(start.getTime() + DAY);
+      start.setUTCHours(15, 0, 0, 0);
+      const day = start.toISOString().slice(0, 10);
+      const next = new Date(start.getTime() + DAY).toISOString().slice(0, 10);
+      const oh = await create(a.member, {
+        hostUserId: a.colleague.userId,
+        startsAt: start.toISOString(),
+        endsAt: new Date(start.getTime() + 2 * HOUR).toISOString(),
+      });
+      const starts = async () => {
+        const res = await api(t, a.colleague.key).get(
+          `/v1/calendar/free-times?from=${day}&to=${next}&tz=UTC&durationMinutes=60`,
+        );
+        expect(res.status).toBe(200);
+        return (res.body.slots as { startsAt: string }[]).map((slot) => slot.startsAt.slice(11, 16));
+      };
+      const busy = await starts();
+      expect(busy).toEqual(expect.arrayContaining(['14:00', '17:00']));
+      for (const hhmm of ['14:30', '15:00', '16:00', '16:30']) expect(busy).not.toContain(hhmm);
+      await cancel(a.member, oh.id);
+      expect(await starts()).toEqual(expect.arrayContaining(['15:00', '16:00']));
+    });
   });
 });

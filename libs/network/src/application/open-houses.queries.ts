@@ -4,16 +4,12 @@ import { ListingCards } from '@app/listings';
 import { Clock, isUuid, notFound, preparedRows, Principal } from '@app/platform';
 import {
   OpenHouseJson,
+  OpenHouseRow,
   OpenHouseRowJson,
   toOpenHouseJson,
   toOpenHouseRowJson,
 } from '../views/open-house.view';
-import {
-  OpenHouseListQuery,
-  OpenHouseRow,
-  openHousePageStatement,
-  openHouseRowsStatement,
-} from './open-houses.sql';
+import { OpenHouseListQuery, openHousePageStatement, openHouseRowsStatement } from './open-houses.sql';
 
 export const openHouseNotFound = () => notFound('Open house');
 

@@ -70,26 +70,6 @@ export function openHousePageStatement(viewerOrganizationId: string, query: Open
   };
 }
 
-export interface OpenHouseRow {
-  id: string;
-  organization_id: string;
-  organization_name: string;
-  slug: string;
-  property_listing_id: string;
-  starts_at: Date | string;
-  ends_at: Date | string;
-  timezone: string;
-  status: 'scheduled' | 'cancelled';
-  visibility: 'network' | 'agency';
-  host_user_id: string;
-  commission_notes: string | null;
-  contact_name: string | null;
-  contact_phone: string | null;
-  invitation: { message?: string | null; capacity?: number | null; rsvpDeadline?: string | null };
-  going_count: string;
-  my_rsvp: 'going' | 'maybe' | 'not_going' | null;
-}
-
 /**
  * The rows among `ids` the viewer may see (their agency's any visibility, others' `network`), with
  * the host agency's name, the `going` count and the viewer's own RSVP.

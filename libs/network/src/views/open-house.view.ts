@@ -8,7 +8,6 @@ import {
   RSVP_STATUSES,
   type RsvpStatus,
 } from '../domain/open-house.entity';
-import type { OpenHouseRow } from '../application/open-houses.sql';
 
 /** The agency holding the open house. */
 export class OpenHouseHostView {
@@ -46,6 +45,27 @@ export class OpenHouseInvitationView {
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'RSVPs close then.' })
   rsvpDeadline: string | null;
+}
+
+/** An open house as the page read selects it (with the host's name and RSVP counts). */
+export interface OpenHouseRow {
+  id: string;
+  organization_id: string;
+  organization_name: string;
+  slug: string;
+  property_listing_id: string;
+  starts_at: Date | string;
+  ends_at: Date | string;
+  timezone: string;
+  status: 'scheduled' | 'cancelled';
+  visibility: 'network' | 'agency';
+  host_user_id: string;
+  commission_notes: string | null;
+  contact_name: string | null;
+  contact_phone: string | null;
+  invitation: { message?: string | null; capacity?: number | null; rsvpDeadline?: string | null };
+  going_count: string;
+  my_rsvp: 'going' | 'maybe' | 'not_going' | null;
 }
 
 export interface OpenHouseRowJson {
