@@ -41,6 +41,8 @@ export class Migration20261124160000_brochures_network extends Migration {
       create index brochures_org_creator_idx on brochures (organization_id, creator_user_id, created_at desc, id desc);
       create index brochures_title_prefix_idx on brochures (organization_id, lower(title) text_pattern_ops);
       create index brochures_recipient_prefix_idx on brochures (organization_id, lower(recipient_name) text_pattern_ops);
+      -- a lead's timeline: the brochures sent to it
+      create index brochures_leads_gin on brochures using gin (lead_ids);
       create index brochures_due_idx on brochures (expires_at) where status = 'active' and expired_at is null;
 
       create table brochure_listings (
