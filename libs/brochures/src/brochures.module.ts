@@ -3,8 +3,13 @@ import { Module } from '@nestjs/common';
 import { CrmModule } from '@app/crm';
 import { IdentityModule } from '@app/identity';
 import { ListingsModule } from '@app/listings';
+import { BrochureAccess } from './application/brochure-access';
+import { BrochuresQueries } from './application/brochures.queries';
+import { BrochuresService } from './application/brochures.service';
+import { BrochuresTimelineSource } from './application/brochures.timeline-source';
 import { BrochureListing } from './domain/brochure-listing.entity';
 import { Brochure } from './domain/brochure.entity';
+import { BrochuresController } from './http/brochures.controller';
 
 export const BROCHURE_ENTITIES = [Brochure, BrochureListing];
 
@@ -15,8 +20,8 @@ export const BROCHURE_ENTITIES = [Brochure, BrochureListing];
  */
 @Module({
   imports: [MikroOrmModule.forFeature(BROCHURE_ENTITIES), CrmModule, IdentityModule, ListingsModule],
-  controllers: [],
-  providers: [],
+  controllers: [BrochuresController],
+  providers: [BrochureAccess, BrochuresQueries, BrochuresService, BrochuresTimelineSource],
   exports: [],
 })
 export class BrochuresModule {}
