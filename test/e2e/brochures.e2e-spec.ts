@@ -186,7 +186,9 @@ describe('Brochures: /v1 routes', () => {
       const second = await create(k.admin, body).set('Idempotency-Key', 'brochure-idem-1').expect(201);
       expect(second.body).toEqual(first.body);
       expect(
-        await count(t, 'select count(*) as n from brochures where organization_id = ?', [a.admin.organizationId]),
+        await count(t, 'select count(*) as n from brochures where organization_id = ?', [
+          a.admin.organizationId,
+        ]),
       ).toBe(before + 1);
     });
 
@@ -293,7 +295,9 @@ describe('Brochures: /v1 routes', () => {
       );
       expectNotFound(await create(k.admin, { listings: [ref(listings[0])], leadIds: [999999999] }), 'Lead');
       expect(
-        await count(t, 'select count(*) as n from brochures where organization_id = ?', [a.admin.organizationId]),
+        await count(t, 'select count(*) as n from brochures where organization_id = ?', [
+          a.admin.organizationId,
+        ]),
       ).toBe(before);
 
       const body = await created(k.member, { leadIds: [mine.id] });
@@ -377,7 +381,9 @@ describe('Brochures: /v1 routes', () => {
       expectError(res, 429, 'DAILY_LIMIT_REACHED');
       expect(res.headers['retry-after']).toEqual(expect.any(String));
       expect(
-        await count(t, 'select count(*) as n from brochures where organization_id = ?', [a.admin.organizationId]),
+        await count(t, 'select count(*) as n from brochures where organization_id = ?', [
+          a.admin.organizationId,
+        ]),
       ).toBe(before);
 
       expectError(
