@@ -356,13 +356,7 @@ export class BrochuresService {
     position: number | undefined,
   ): void {
     const key = sameKey(source, id, country);
-    if (
-      listings.some(
-        (listing) =>
-          sameKey(listing.source, listing.sourceId, listing.country) === key ||
-          (country == null && sameKey(listing.source, listing.sourceId, null) === key),
-      )
-    )
+    if (listings.some((listing) => sameKey(listing.source, listing.sourceId, listing.country) === key))
       throw conflict(SAME_LISTING);
     if (listings.length >= BROCHURE_LIMITS.listings) throw conflict(TOO_MANY);
     if (position !== undefined && position > listings.length)
