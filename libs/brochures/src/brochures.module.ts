@@ -5,9 +5,14 @@ import { IdentityModule } from '@app/identity';
 import { ListingsModule } from '@app/listings';
 import { BrochurePageService } from './application/brochure-page.service';
 import { BrochureJobsModule } from './brochure-jobs.module';
+import { BrochurePageController } from './http/brochure-page.controller';
+import { BrochureAccess } from './application/brochure-access';
+import { BrochuresQueries } from './application/brochures.queries';
+import { BrochuresService } from './application/brochures.service';
+import { BrochuresTimelineSource } from './application/brochures.timeline-source';
 import { BrochureListing } from './domain/brochure-listing.entity';
 import { Brochure } from './domain/brochure.entity';
-import { BrochurePageController } from './http/brochure-page.controller';
+import { BrochuresController } from './http/brochures.controller';
 
 export const BROCHURE_ENTITIES = [Brochure, BrochureListing];
 
@@ -24,8 +29,14 @@ export const BROCHURE_ENTITIES = [Brochure, BrochureListing];
     ListingsModule,
     BrochureJobsModule,
   ],
-  controllers: [BrochurePageController],
-  providers: [BrochurePageService],
+  controllers: [BrochuresController, BrochurePageController],
+  providers: [
+    BrochureAccess,
+    BrochurePageService,
+    BrochuresQueries,
+    BrochuresService,
+    BrochuresTimelineSource,
+  ],
   exports: [],
 })
 export class BrochuresModule {}

@@ -1,5 +1,6 @@
-import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, EntityRepositoryType, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
+import { BrochureListingRepository } from './brochure-listing.repository';
 
 export const HIDDEN_FIELDS = ['price', 'address', 'coordinates', 'description', 'features'] as const;
 export type HiddenField = (typeof HIDDEN_FIELDS)[number];
@@ -14,8 +15,10 @@ export interface BrochureListingEdits {
  * A listing's copy in a brochure: the record as read through `ListingSources` (never
  * `commission`), at `position` (zero-based), with the edits a refresh keeps.
  */
-@Entity({ tableName: 'brochure_listings' })
+@Entity({ tableName: 'brochure_listings', repository: () => BrochureListingRepository })
 export class BrochureListing {
+  [EntityRepositoryType]?: BrochureListingRepository;
+
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
 
@@ -70,5 +73,30 @@ export class BrochureListing {
     this.snapshot = props.snapshot;
     this.refreshedAt = now;
     this.createdAt = now;
+  }
+
+  /** The edits sent (`title: null` drops the title edit); a refresh keeps them. */
+  edit(edits: { title?: string | null; hiddenFields?: HiddenField[] }): void {
+    const next: BrochureListingEdits = { ...this.edits };
+    if (edits.title === null) delete next.title;
+    else if (edits.title !== undefined) next.title = edits.title;
+    if (edits.hiddenFields !== undefined) next.hiddenFields = [...new Set(edits.hiddenFields)];
+    this.edits = next;
+  }
+
+  /** A new copy of the listing; the edits stay. */
+  refresh(snapshot: Record<string, unknown>, now: Date): void {
+    this.snapshot = snapshot;
+    this.refreshedAt = now;
+  }
+
+  moveTo(position: number): void {
+    this.position = position;
+  }
+
+  /** The copy stored for a listing record: everything but `commission`. */
+  static snapshotOf(record: Record<string, unknown>): Record<string, unknown> {
+    const { commission: _commission, ...snapshot } = record;
+    return snapshot;
   }
 }

@@ -19,6 +19,7 @@ export const TIMELINE_TYPES = [
   'viewing',
   'document',
   'inquiry',
+  'brochure',
 ] as const;
 export type TimelineType = (typeof TIMELINE_TYPES)[number];
 export type HistorySource = 'api' | 'user';

@@ -227,6 +227,12 @@ export class DocumentPayloadView {
   changedBy: string | null;
 }
 
+/** `brochure`: a brochure sent to the lead (the brochures context). */
+export class BrochurePayloadView {
+  @ApiProperty({ format: 'uuid' }) brochureId: string;
+  @ApiProperty({ enum: ['sent'] }) action: string;
+}
+
 /** Which field of the entry was shortened. */
 export class TimelinePreviewView {
   @ApiProperty({ example: 'content' }) field: string;
@@ -285,6 +291,9 @@ export class TimelineEntryView implements TimelineEntryJson {
 
   @ApiPropertyOptional({ type: InquiryPayloadView, description: 'type `inquiry`' })
   inquiry?: InquiryPayloadView;
+
+  @ApiPropertyOptional({ type: BrochurePayloadView, description: 'type `brochure`' })
+  brochure?: BrochurePayloadView;
 }
 
 /** A lead's timeline, newest first, offset paging. */
