@@ -37,6 +37,11 @@ const routeClock = built('routing/src/domain/route-clock.js');
 const documentList = built('documents/src/application/document-list.sql.js');
 const listingSearch = built('listings/src/application/listing-search.sql.js');
 const listingSummary = built('listings/src/views/listing-summary.row.js');
+const viewingList = built('network/src/application/viewing-list.sql.js');
+const viewingView = built('network/src/views/viewing.view.js');
+// the brochure page's pure renderer (it loads the platform and listings indexes for its helpers)
+const brochureRenderer = built('brochures/src/application/brochure-page.renderer.js');
+const publicPage = built('platform/src/http/public-page.js');
 const SQL = {
   doorFacts: (secretHash) => door.doorFactsStatement(secretHash),
   me: (userId, organizationId) => people.meStatement(userId, organizationId),
@@ -166,6 +171,34 @@ const SQL = {
   listingPage: (scope, body, sort, offset, limit) =>
     listingSearch.listingPageStatement(scope, body, sort, offset, limit),
   listingCount: (scope, body) => listingSearch.listingCountStatement(scope, body),
+  // the network (issue 17): the viewing list (page and exact total in one statement, run UNPREPARED
+  // as the API runs it); the brochure page's reads (what the API's ORM look-ups and its one
+  // prepared read fetch: the brochure by slug, the agency, the agent card, the copies in order)
+  // and its one UPDATE per counted view (the API's text)
+  viewingList: (reader, filters, offset, limit) =>
+    viewingList.viewingListStatement(reader, filters, offset, limit),
+  brochureBySlug: (slug) => ({ sql: 'select * from brochures where slug = ? limit 1', params: [slug] }),
+  organizationById: (organizationId) => ({
+    sql: 'select * from organizations where id = ? limit 1',
+    params: [organizationId],
+  }),
+  agentOfMember: (organizationId, userId) => ({
+    sql: 'select * from agents where organization_id = ? and clerk_user_id = ? limit 1',
+    params: [organizationId, userId],
+  }),
+  brochureListings: (brochureId, organizationId) => ({
+    sql: `select snapshot, edits from brochure_listings
+               where brochure_id = ? and organization_id = ?
+               order by position, id`,
+    params: [brochureId, organizationId],
+  }),
+  countView: (brochureId, now) => ({
+    sql: `update brochures
+          set view_count = view_count + 1,
+              last_viewed_at = greatest(coalesce(last_viewed_at, ?::timestamptz), ?::timestamptz)
+        where id = ? and status = 'active' and expires_at > ?`,
+    params: [now, now, brochureId, now],
+  }),
   insertInquiry: (row) => ({
     sql: `insert into lead_inquiries (id, organization_id, lead_id, origin, message, listing, actor, occurred_at)
           values (?, ?, ?, ?, ?, ?::jsonb, ?, ?)`,
@@ -834,6 +867,90 @@ async function countListings(key, body) {
   return { count: rows[0].count };
 }
 
+/** `GET /v1/viewings` (offset paging, `from`/`to`; the other filters are not read): the API's statement, unprepared, and its row mapping. */
+async function listViewings(key, params) {
+  const limit = params.get('limit') === null ? 20 : Number(params.get('limit'));
+  const offset = params.get('offset') === null ? 0 : Number(params.get('offset'));
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100 || !Number.isInteger(offset) || offset < 0)
+    throw new HttpError(400, 'VALIDATION_FAILED', 'Bad paging.');
+  const moment = (name) => {
+    const value = params.get(name);
+    if (value === null) return undefined;
+    const date = new Date(value);
+    if (Number.isNaN(date.getTime())) throw new HttpError(400, 'VALIDATION_FAILED', `Bad ${name}.`);
+    return date;
+  };
+  const reader = {
+    organizationId: key.organization_id,
+    member:
+      key.owner_role === 'admin' ? null : { userId: key.created_by_id, leadReach: SQL.reach(scopeOf(key)) },
+  };
+  const { rows } = await runUnnamed(
+    SQL.viewingList(reader, { from: moment('from'), to: moment('to') }, offset, limit),
+  );
+  const data = rows.filter((row) => row.id !== null).map(viewingView.toViewingJson);
+  const total = Number(rows[0]?.total ?? 0);
+  const hasMore = data.length > 0 && offset + data.length < total;
+  return { data, hasMore, nextOffset: hasMore ? offset + data.length : null, total };
+}
+
+/** An HTML answer (the public pages). */
+class Html {
+  constructor(status, html) {
+    this.status = status;
+    this.html = html;
+  }
+}
+const BROCHURE_SLUG = /^[A-Za-z0-9-]{1,100}$/;
+const NOT_A_PERSON = /bot|crawler|spider|preview/i;
+
+/**
+ * `GET /b/{slug}` as the API's BrochurePageService: the brochure by slug (404 unknown, 410 revoked
+ * or expired), its agency (404 disabled), then the copies and the agent card together, the API's
+ * own renderer, and one UPDATE when the GET counts as a view. Errors as JSON (not measured).
+ */
+async function brochurePage(req, slug) {
+  if (!BROCHURE_SLUG.test(slug)) throw new HttpError(404, 'NOT_FOUND', 'Page not found.');
+  const brochure = (await run(SQL.brochureBySlug(slug))).rows[0];
+  if (!brochure) throw new HttpError(404, 'NOT_FOUND', 'Page not found.');
+  const now = new Date();
+  if (brochure.status === 'revoked' || brochure.expires_at <= now)
+    throw new HttpError(410, 'GONE', 'This brochure is no longer available.');
+  const org = (await run(SQL.organizationById(brochure.organization_id))).rows[0];
+  if (!org || org.disabled) throw new HttpError(404, 'NOT_FOUND', 'Page not found.');
+  const [copies, agents] = await Promise.all([
+    run(SQL.brochureListings(brochure.id, brochure.organization_id)),
+    run(SQL.agentOfMember(brochure.organization_id, brochure.agent_user_id)),
+  ]);
+  const agent = agents.rows[0];
+  const html = brochureRenderer.renderBrochurePage(
+    {
+      title: brochure.title,
+      recipientName: brochure.recipient_name,
+      recipientNote: brochure.recipient_note,
+      themeName: brochure.theme_name,
+      accentColorOverride: brochure.accent_color_override,
+      showLocations: brochure.show_locations,
+      expiresAt: brochure.expires_at,
+    },
+    copies.rows.map((row) => ({ snapshot: row.snapshot ?? {}, edits: row.edits ?? {} })),
+    agent
+      ? {
+          firstName: agent.first_name,
+          lastName: agent.last_name,
+          title: agent.title,
+          displayEmail: agent.display_email,
+          phoneNumber: agent.phone_number,
+          avatarUrl: agent.avatar_url,
+        }
+      : null,
+  );
+  if (req.method === 'GET' && !NOT_A_PERSON.test(req.headers['user-agent'] ?? '')) {
+    await run(SQL.countView(brochure.id, now));
+  }
+  return new Html(200, html);
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const queueNotFound = () => new HttpError(404, 'NOT_FOUND', 'Queue not found.');
 
@@ -922,7 +1039,10 @@ async function route(req) {
     const key = await authenticate(req);
     return countListings(key, await jsonBody(req));
   }
-  if (req.method !== 'GET') throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'GET only.');
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'GET only.');
+  const page = /^\/b\/([^/]+)$/.exec(pathname);
+  if (page) return brochurePage(req, decodeURIComponent(page[1]));
   if (pathname === '/health') {
     await pool.query('select 1');
     return { status: 'ok' };
@@ -932,6 +1052,7 @@ async function route(req) {
   if (pathname === '/v1/leads') return listLeads(key, url.searchParams);
   if (pathname === '/v1/deals') return listDeals(key, url.searchParams);
   if (pathname === '/v1/documents') return listDocuments(key, url.searchParams);
+  if (pathname === '/v1/viewings') return listViewings(key, url.searchParams);
   const byId = /^\/v1\/leads\/(\d{1,15})$/.exec(pathname);
   if (byId) return leadById(key, Number(byId[1]));
   throw new HttpError(404, 'NOT_FOUND', 'No such route.');
@@ -940,6 +1061,15 @@ async function route(req) {
 const server = http.createServer((req, res) => {
   route(req).then(
     (answer) => {
+      if (answer instanceof Html) {
+        res.writeHead(answer.status, {
+          ...publicPage.PUBLIC_PAGE_HEADERS,
+          Vary: 'Accept',
+          'content-type': publicPage.HTML_CONTENT_TYPE,
+        });
+        res.end(answer.html);
+        return;
+      }
       // a route answers its body (200), or withStatus(status, body)
       const { status, body } = answer instanceof WithStatus ? answer : { status: 200, body: answer };
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });

@@ -38,6 +38,7 @@ const {
 const { DEFAULT_WORKLOADS, prepareContext, selectWorkloads } = require('./workloads');
 const { documentsMarkdown } = require('./documents');
 const { listingsMarkdown } = require('./listings');
+const { networkMarkdown } = require('./network');
 
 const env = process.env;
 const config = {
@@ -254,7 +255,8 @@ async function runWorkload(workload, sides, ctx, meter, headers) {
     });
   }
 
-  if (workload.after) Object.assign(result, await workload.after({ databaseUrl: ctx.databaseUrl, legs, ctx }));
+  if (workload.after)
+    Object.assign(result, await workload.after({ databaseUrl: ctx.databaseUrl, legs, ctx }));
 
   if (config.open && workload.open !== false) {
     const reference = legs.find((leg) => leg.reference);
@@ -412,6 +414,7 @@ function markdown(report, allWorkloads, sides, ctx) {
   const routing = allWorkloads.filter((w) => w.section === 'routing');
   const documents = allWorkloads.filter((w) => w.section === 'documents');
   const listings = allWorkloads.filter((w) => w.section === 'listings');
+  const network = allWorkloads.filter((w) => w.section === 'network');
   lines.push(
     `### Measured ${m.date} on this machine (build ${m.build}${config.compare ? `, before = ${report.compareBuild}` : ''})`,
   );
@@ -493,6 +496,10 @@ function markdown(report, allWorkloads, sides, ctx) {
   if (listings.length) {
     lines.push('');
     lines.push(...listingsMarkdown(report, listings, sides, ctx, config));
+  }
+  if (network.length) {
+    lines.push('');
+    lines.push(...networkMarkdown(report, network, sides, ctx, config));
   }
   if (config.compare) {
     lines.push('');

@@ -10,6 +10,7 @@ const { Client } = require('pg');
 const { ROOT, log, sql, seededRandom, getJson, canonical } = require('./lib');
 const { DOCUMENT_WORKLOADS } = require('./documents');
 const { LISTING_WORKLOADS } = require('./listings');
+const { NETWORK_WORKLOADS } = require('./network');
 
 const PAGES = 50;
 
@@ -140,8 +141,15 @@ async function routingRoutes(legs, ctx) {
         ],
       },
     };
-    const res = await getJson(ctx.routing.apiBase, '/v1/lead-routing/rules', headers, 'POST', JSON.stringify(body));
-    if (res.status !== 201) throw new Error(`bench routing: route not created: ${res.status} ${JSON.stringify(res.body)}`);
+    const res = await getJson(
+      ctx.routing.apiBase,
+      '/v1/lead-routing/rules',
+      headers,
+      'POST',
+      JSON.stringify(body),
+    );
+    if (res.status !== 201)
+      throw new Error(`bench routing: route not created: ${res.status} ${JSON.stringify(res.body)}`);
     routes[leg.name] = res.body.id;
     log(`routing: route ${res.body.id} for ${leg.name}: ${res.body.summary}`);
   }
@@ -196,23 +204,25 @@ async function routingRowsAlike(databaseUrl, legs, ctx) {
   const alike = texts.every((t) => t === texts[0]);
   if (alike) log(`routing: the check leads' rows are alike on every side: ${texts[0].slice(0, 1500)}`);
   else {
-    log('WARNING routing: the check leads\' rows differ');
+    log("WARNING routing: the check leads' rows differ");
     for (const [i, t] of texts.entries()) log(`  ${legs[i].name}: ${t}`);
   }
   return alike;
 }
 
 /** An intake answer with its ids blanked (the assignee: whether it is one of the pool). */
-const intakeComparable = (pool) => ({ status, body }) =>
-  `${status} ${JSON.stringify(
-    body?.error
-      ? { code: body.error.code }
-      : {
-          ...body,
-          leadId: typeof body?.leadId === 'number' ? 'id' : body?.leadId,
-          assigneeIds: body?.assigneeIds?.map((id) => (pool.includes(id) ? 'pool' : id)),
-        },
-  )}`;
+const intakeComparable =
+  (pool) =>
+  ({ status, body }) =>
+    `${status} ${JSON.stringify(
+      body?.error
+        ? { code: body.error.code }
+        : {
+            ...body,
+            leadId: typeof body?.leadId === 'number' ? 'id' : body?.leadId,
+            assigneeIds: body?.assigneeIds?.map((id) => (pool.includes(id) ? 'pool' : id)),
+          },
+    )}`;
 
 // ---- queues (issue 13, W5): a stored queue's preview over the whole agency
 /** Seconds per leg, split over the rounds; connections. */
@@ -442,7 +452,11 @@ const WORKLOADS = {
     prepare: async ({ databaseUrl, ctx, agency, legCount, rounds, api }) => {
       const pool = await routingPool(databaseUrl, agency);
       const perLeg = ROUTING_WARMUP + rounds * Math.ceil(ROUTING_REQUESTS / rounds) + 100;
-      const keys = await issueIntegrationKeys(databaseUrl, agency, Math.ceil((legCount * perLeg) / KEY_USES) + 2);
+      const keys = await issueIntegrationKeys(
+        databaseUrl,
+        agency,
+        Math.ceil((legCount * perLeg) / KEY_USES) + 2,
+      );
       ctx.routing = {
         pool,
         adminKey: agency.admin.apiKey,
@@ -495,7 +509,12 @@ const WORKLOADS = {
             'PUT',
             JSON.stringify(body),
           );
-        const answers = [await put(prefix), await put(prefix), await put(`${prefix}-2`), await put(prefix, headers)];
+        const answers = [
+          await put(prefix),
+          await put(prefix),
+          await put(`${prefix}-2`),
+          await put(prefix, headers),
+        ];
         texts.push(answers.map(intakeComparable(ctx.routing.pool)).join(' | '));
       }
       return texts;
@@ -561,8 +580,15 @@ const WORKLOADS = {
     /** The queue, stored through the API by the admin; its statement's plan before the runs. */
     prepare: async ({ ctx, agency, api }) => {
       const headers = { authorization: `Bearer ${agency.admin.apiKey}`, 'content-type': 'application/json' };
-      const res = await getJson(api.base, '/v1/queues', headers, 'POST', JSON.stringify(queueBody(agency.tagIds)));
-      if (res.status !== 201) throw new Error(`bench queues: queue not created: ${res.status} ${JSON.stringify(res.body)}`);
+      const res = await getJson(
+        api.base,
+        '/v1/queues',
+        headers,
+        'POST',
+        JSON.stringify(queueBody(agency.tagIds)),
+      );
+      if (res.status !== 201)
+        throw new Error(`bench queues: queue not created: ${res.status} ${JSON.stringify(res.body)}`);
       ctx.queue = { id: res.body.id, viewerId: agency.admin.userId };
       log(`queues: queue ${ctx.queue.id} stored: ${res.body.summary}`);
     },
@@ -635,6 +661,8 @@ const WORKLOADS = {
   ...DOCUMENT_WORKLOADS,
   // issue 16 (bench/listings.js): `listings-box`, `listings-price`, `listings-count`
   ...LISTING_WORKLOADS,
+  // issue 17 (bench/network.js): `brochure-page`, `viewings-list`
+  ...NETWORK_WORKLOADS,
 };
 
 const DEFAULT_WORKLOADS = ['me', 'list', 'list-page50', 'lead', 'search-rare', 'search-common', 'door'];
