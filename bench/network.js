@@ -246,15 +246,23 @@ const brochurePage = {
         `${a.status} ${a.type} ${Buffer.byteLength(a.html)} bytes, sha256 ${createHash('sha256').update(a.html).digest('hex').slice(0, 16)}`,
     );
   },
-  // Views: over the timed runs, each leg's brochure against the GETs sent to it (autocannon resets
-  // its connections at a run's end, so a request written but not yet read by the server is lost:
-  // counted ≤ sent, by at most the connections per run); then EXACT_VIEWS GETs awaited one by one
-  // (8 at a time) on each side, whose count must grow by exactly that many.
+  // Views: over the timed runs, each leg's brochure against the GETs sent to it (once the count
+  // holds still: a server still works through what a run left queued after autocannon hung up);
+  // then EXACT_VIEWS GETs awaited one by one (8 at a time) on each side, whose count must grow by
+  // exactly that many.
   after: async ({ ctx, legs }) => {
     const views = {};
     for (const leg of legs) {
       const mine = ctx.brochures.legs[leg.name];
-      const counted = await viewCountOf(ctx.databaseUrl, mine.slug);
+      // the server may still be working through requests the timed run left in its queue: wait
+      // until the count holds still for half a second
+      let counted = await viewCountOf(ctx.databaseUrl, mine.slug);
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const again = await viewCountOf(ctx.databaseUrl, mine.slug);
+        if (again === counted) break;
+        counted = again;
+      }
       const before = counted;
       let ok = 0;
       let next = 0;
@@ -484,4 +492,4 @@ function networkMarkdown(report, workloads, sides, ctx, config) {
   return lines;
 }
 
-module.exports = { NETWORK_WORKLOADS, networkMarkdown };
+module.exports = { NETWORK_WORKLOADS, networkMarkdown, snapshots };
