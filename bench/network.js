@@ -21,6 +21,10 @@ const EXACT_VIEWS = Number(env.BENCH_BROCHURE_EXACT_VIEWS ?? 400);
 /** A browser's User-Agent: no bot, crawler, spider or preview in it, so each GET counts a view. */
 const BROWSER =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+/** `BENCH_BROCHURE_USER_AGENT`: another User-Agent (e.g. `Googlebot/2.1`: no view counted, no UPDATE). */
+const USER_AGENT = env.BENCH_BROCHURE_USER_AGENT || BROWSER;
+/** Whether the User-Agent's GETs count views (the API's rule, `countsAsView`). */
+const COUNTED = !/bot|crawler|spider|preview/i.test(USER_AGENT);
 /** A different client IP per request (`X-Forwarded-For`, read with TRUST_PROXY_HOPS=1): the public pages' 60/min per IP is never met. */
 const forwardedFor = (i) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
@@ -193,11 +197,11 @@ function legBrochure(ctx, legName) {
 const viewCountOf = async (databaseUrl, slug) =>
   (await sql(databaseUrl, 'select view_count from brochures where slug = $1', [slug]))[0].view_count;
 
-const pageHeaders = (ip) => ({ 'user-agent': BROWSER, 'x-forwarded-for': forwardedFor(ip % 65_536) });
+const pageHeaders = (ip) => ({ 'user-agent': USER_AGENT, 'x-forwarded-for': forwardedFor(ip % 65_536) });
 
 const brochurePage = {
   title: `\`GET /b/{slug}\`: an active brochure of 10 listing copies, a browser User-Agent (each GET a counted view), ${CONNECTIONS} connections`,
-  row: '`GET /b/{slug}` (10 listing copies, each GET a counted view)',
+  row: `\`GET /b/{slug}\` (10 listing copies, ${COUNTED ? 'each GET a counted view' : `User-Agent ${USER_AGENT}: no view counted`})`,
   section: 'network',
   connections: CONNECTIONS,
   open: false,
@@ -239,8 +243,10 @@ const brochurePage = {
       log(`  ${legs[i].name}: ${JSON.stringify(a.html.slice(Math.max(0, at - 80), at + 120))}`);
     }
     const views = await viewCountOf(ctx.databaseUrl, ctx.brochures.check);
-    ctx.brochures.checkViews = { expected: legs.length, counted: views };
-    log(`brochure-page: the check brochure counted ${views} views for ${legs.length} GETs`);
+    ctx.brochures.checkViews = { expected: COUNTED ? legs.length : 0, counted: views };
+    log(
+      `brochure-page: the check brochure counted ${views} views for ${legs.length} GETs (User-Agent ${USER_AGENT})`,
+    );
     return answers.map(
       (a) =>
         `${a.status} ${a.type} ${Buffer.byteLength(a.html)} bytes, sha256 ${createHash('sha256').update(a.html).digest('hex').slice(0, 16)}`,
@@ -278,10 +284,18 @@ const brochurePage = {
       };
       await Promise.all(Array.from({ length: 8 }, worker));
       const grew = (await viewCountOf(ctx.databaseUrl, mine.slug)) - before;
-      views[leg.name] = { sent: mine.sent, counted, exactSent: EXACT_VIEWS, exactOk: ok, exactGrew: grew };
+      const expected = COUNTED ? EXACT_VIEWS : 0;
+      views[leg.name] = {
+        sent: mine.sent,
+        counted,
+        exactSent: EXACT_VIEWS,
+        exactOk: ok,
+        exactGrew: grew,
+        exact: grew === expected && counted === (COUNTED ? mine.sent : 0),
+      };
       log(
         `brochure-page ${leg.name}: timed runs ${n(mine.sent)} GETs sent (warm-up included), ${n(counted)} views counted; ` +
-          `then ${EXACT_VIEWS} GETs awaited (${ok} × 200): view_count grew by ${grew}${grew === EXACT_VIEWS ? ' (exact)' : ' (**not exact**)'}`,
+          `then ${EXACT_VIEWS} GETs awaited (${ok} × 200): view_count grew by ${grew}${grew === expected ? ' (exact)' : ' (**not exact**)'}`,
       );
     }
     return { views, checkViews: ctx.brochures.checkViews, pageBytes: ctx.brochures.bytes };
@@ -476,12 +490,12 @@ function networkMarkdown(report, workloads, sides, ctx, config) {
   if (page?.views) {
     lines.push('');
     lines.push(
-      "Views counted (`view_count` of each leg's own brochure): " +
+      `Views counted (\`view_count\` of each leg's own brochure; User-Agent \`${USER_AGENT}\`, ${COUNTED ? 'each GET a view' : 'no GET a view'}): ` +
         Object.entries(page.views)
           .map(
             ([leg, x]) =>
               `${leg}: ${n(x.counted)} of ${n(x.sent)} GETs sent in the timed runs, then ${n(x.exactSent)} awaited GETs ` +
-              `(${n(x.exactOk)} × 200) grew it by ${n(x.exactGrew)}${x.exactGrew === x.exactSent ? ' (exact)' : ' (**not exact**)'}`,
+              `(${n(x.exactOk)} × 200) grew it by ${n(x.exactGrew)}${x.exact ? ' (as expected)' : ' (**not as expected**)'}`,
           )
           .join('; ') +
         (page.checkViews
