@@ -200,7 +200,7 @@ const viewCountOf = async (databaseUrl, slug) =>
 const pageHeaders = (ip) => ({ 'user-agent': USER_AGENT, 'x-forwarded-for': forwardedFor(ip % 65_536) });
 
 const brochurePage = {
-  title: `\`GET /b/{slug}\`: an active brochure of 10 listing copies, a browser User-Agent (each GET a counted view), ${CONNECTIONS} connections`,
+  title: `\`GET /b/{slug}\`: an active brochure of 10 listing copies, User-Agent ${COUNTED ? 'of a browser (each GET a counted view)' : `${USER_AGENT} (no view counted)`}, ${CONNECTIONS} connections`,
   row: `\`GET /b/{slug}\` (10 listing copies, ${COUNTED ? 'each GET a counted view' : `User-Agent ${USER_AGENT}: no view counted`})`,
   section: 'network',
   connections: CONNECTIONS,
