@@ -38,13 +38,13 @@ function fakeS3(objects = new Map<string, Buffer>()) {
 const config = (env: NodeJS.ProcessEnv) => AppConfig.fromEnv(env);
 
 describe('MEDIA_S3_* configuration', () => {
-  it('none set: no S3, the disk store', () => {
+  it('none set: no S3, the disk store', async () => {
     const disk = config({});
     expect(disk.mediaS3).toBeNull();
-    expect(blobStorageFor(disk)).toBeInstanceOf(DiskBlobStorage);
+    expect(await blobStorageFor(disk)).toBeInstanceOf(DiskBlobStorage);
   });
 
-  it('AWS: bucket and region, keys optional (the SDK chain without them)', () => {
+  it('AWS: bucket and region, keys optional (the SDK chain without them)', async () => {
     expect(config({ MEDIA_S3_BUCKET: 'agency-media', MEDIA_S3_REGION: 'eu-west-1' }).mediaS3).toEqual({
       bucket: 'agency-media',
       region: 'eu-west-1',
@@ -58,7 +58,7 @@ describe('MEDIA_S3_* configuration', () => {
       MEDIA_S3_SECRET_ACCESS_KEY: 'secret',
     });
     expect(keyed.mediaS3?.credentials).toEqual({ accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' });
-    expect(blobStorageFor(keyed)).toBeInstanceOf(S3BlobStorage);
+    expect(await blobStorageFor(keyed)).toBeInstanceOf(S3BlobStorage);
   });
 
   it('an S3-compatible endpoint: region defaults to us-east-1, trailing slash dropped', () => {
