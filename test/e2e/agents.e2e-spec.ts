@@ -1,4 +1,3 @@
-import type { Response } from 'supertest';
 import {
   api,
   asKey,
@@ -10,11 +9,11 @@ import {
   sql,
   TestApp,
   type SignedIn,
+  codeOf,
 } from '../fixtures';
 import { AGENT_FIELDS, agentOf, listingNaming, standaloneAgent, type AgentBody } from '../fixtures/agents';
 
 /** The code of an error in either shape (the listing family's legacy shape, or the envelope). */
-const codeOf = (res: Response): string | undefined => res.body.code ?? res.body.error?.code;
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

@@ -15,7 +15,7 @@ import {
   QueueName,
 } from '@app/platform';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
-import { Agency, SignedIn, sql, TestApp } from '../fixtures';
+import { Agency, SignedIn, sql, TestApp, codeOf } from '../fixtures';
 import { agentOf } from '../fixtures/listings';
 
 /**
@@ -26,9 +26,6 @@ import { agentOf } from '../fixtures/listings';
  */
 
 const DAY = 86_400_000;
-
-const codeOf = (res: { body: { code?: string; error?: { code?: string } } }) =>
-  res.body.code ?? res.body.error?.code;
 
 const HEADERS = {
   'content-security-policy': "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'",

@@ -10,6 +10,7 @@ import {
   SignedIn,
   sql,
   TestApp,
+  codeOf,
 } from '../fixtures';
 
 /**
@@ -17,7 +18,6 @@ import {
  * every error of `/properties*` and `/property-sources*`, origin checks instead of rule 3, and
  * rule 6's agency keys. `/v1` keeps its rules and its envelope.
  */
-const codeOf = (res: Response): unknown => res.body.code ?? res.body.error?.code;
 
 const READ = ['properties:read'];
 const THEMES = '/properties/themes';

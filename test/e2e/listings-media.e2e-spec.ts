@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Response } from 'supertest';
 import { BlobStorage } from '@app/platform';
-import { Agency, api, asSession, count, expectError, SignedIn, sql, TestApp } from '../fixtures';
+import { Agency, api, asSession, count, expectError, SignedIn, sql, TestApp, codeOf } from '../fixtures';
 import { jpegBytes, pngBytes, webpBytes } from '../fixtures/images';
 
 /**
@@ -12,7 +12,6 @@ import { jpegBytes, pngBytes, webpBytes } from '../fixtures/images';
  */
 
 /** The error code in the legacy shape (`{code}`) or the envelope (`{error: {code}}`). */
-const codeOf = (res: Response): string | undefined => res.body.code ?? res.body.error?.code;
 const expectCode = (res: Response, status: number, code: string) =>
   expect({ status: res.status, code: codeOf(res) }).toEqual({ status, code });
 

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Response } from 'supertest';
 import { JobName, MINUTE, PeriodicJobRegistry } from '@app/platform';
 import { Listing } from '@app/listings';
 import { PublicationSender } from '../../libs/listings/src/application/publication-sender';
@@ -9,7 +8,7 @@ import {
   DESCRIPTION_LANGUAGES,
   DESCRIPTION_TONES,
 } from '../../libs/listings/src/domain/description-templates';
-import { api, asSession, count, sql, TestApp, type SignedIn } from '../fixtures';
+import { api, asSession, count, sql, TestApp, type SignedIn, codeOf } from '../fixtures';
 
 /**
  * Portal publications and description generation (issue 16 item 3, INTERFACES.md "Listings"):
@@ -19,7 +18,6 @@ import { api, asSession, count, sql, TestApp, type SignedIn } from '../fixtures'
  */
 
 /** Reads the error code in either shape (the `/v1` envelope or the listing family's legacy one). */
-const codeOf = (res: Response): string | undefined => res.body.code ?? res.body.error?.code;
 
 const MISSING = '0190a0a0-0000-7000-8000-000000000009';
 const PORTAL = 'demoportal';

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Response } from 'supertest';
 import { AppConfig } from '@app/platform';
 import { ListingSearchQueries } from '../../libs/listings/src/application/listing-search.queries';
-import { Agency, api, asSession, sql, TestApp } from '../fixtures';
+import { Agency, api, asSession, sql, TestApp, codeOf } from '../fixtures';
 
 /**
  * Property search (issue 16 item 3, INTERFACES.md "Listings"): `POST /properties/search`, `/count`
@@ -15,7 +14,6 @@ import { Agency, api, asSession, sql, TestApp } from '../fixtures';
  */
 
 /** The code of an error in either shape (the legacy one of the listing family, or the envelope). */
-const codeOf = (res: Response): string | undefined => res.body.code ?? res.body.error?.code;
 
 const SQFT = 0.09290304;
 const T0 = Date.parse('2026-06-01T00:00:00.000Z');

@@ -2,7 +2,7 @@ import type { Response } from 'supertest';
 import { ListingSources, PortalAllowanceExhausted, type ResolvedListing } from '@app/listings';
 import { portalCacheKey } from '../../libs/listings/src/application/portal-cache';
 import { DemoPortalAdapter } from '../../libs/listings/src/application/portals/demo-portal.adapter';
-import { Agency, api, count, MINUTE, sql, TestApp } from '../fixtures';
+import { Agency, api, count, MINUTE, sql, TestApp, codeOf } from '../fixtures';
 import { agentOf, insertListings } from '../fixtures/listings';
 
 /**
@@ -12,7 +12,6 @@ import { agentOf, insertListings } from '../fixtures/listings';
  * reset, feeds connected per agency, and the routes reaching the internal/feed reads.
  */
 
-const codeOf = (res: Response): string | undefined => res.body.code ?? res.body.error?.code;
 const messageOf = (res: Response): string | undefined => res.body.message ?? res.body.error?.message;
 
 describe('Property sources: /property-sources and ListingSources', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
-import { Agency, api, asSession, HOUR, sql, TestApp } from '../fixtures';
+import { Agency, api, asSession, HOUR, sql, TestApp, codeOf } from '../fixtures';
 import type { SignedIn } from '../fixtures/seed';
 import { agentOf, insertListings, listingsKey } from '../fixtures/listings';
 
@@ -12,7 +12,6 @@ import { agentOf, insertListings, listingsKey } from '../fixtures/listings';
  * network read here is narrowed to this run's own city.
  */
 
-const codeOf = (res: Response): string | undefined => res.body.code ?? res.body.error?.code;
 const DAY = 24 * HOUR;
 
 /** Never the private `commission` key (`commissionOffer` and `commissionNotes` are allowed). */

@@ -18,6 +18,7 @@ import {
   ApiNotFoundError,
   CurrentPrincipal,
   IsOmittable,
+  isUuid,
   ListingWriteRoute,
   MultipartUpload,
   notFound,
@@ -97,7 +98,6 @@ export class ListingMediaController {
   }
 }
 
-const SERVED_NAME = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 const EXTENSIONS: readonly string[] = Object.values(MEDIA_TYPES);
 
 @ApiTags('media')
@@ -143,7 +143,7 @@ export class MediaFilesController {
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res() res: Response,
   ): Promise<void> {
-    if (!SERVED_NAME.test(id) || !EXTENSIONS.includes(ext)) throw notFound('Media');
+    if (!isUuid(id) || !EXTENSIONS.includes(ext)) throw notFound('Media');
     const served = await this.media.served(id.toLowerCase(), ext);
     const etag = `"${served.sha256}"`;
     res.set({

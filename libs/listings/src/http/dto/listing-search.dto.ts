@@ -11,6 +11,7 @@ import {
   IsISO8601,
   IsNumber,
   IsOptional,
+  IsUUID,
   IsString,
   Matches,
   Max,
@@ -34,18 +35,11 @@ import {
 } from '../../domain/listing-catalogue';
 import {
   LISTING_AGGREGATIONS,
-  LISTING_SEARCH_DEFAULTS,
   LISTING_SORT_KEYS,
   SEARCH_SCOPE_NAMES,
   type ListingAggregation,
+  type ListingSortKey,
 } from '../../application/listing-search.sql';
-
-/** The sorts of property search (the statement's orders, application/listing-search.sql). */
-export const LISTING_SORTS = LISTING_SORT_KEYS;
-export type ListingSort = (typeof LISTING_SORTS)[number];
-
-export const SEARCH_SCOPES = SEARCH_SCOPE_NAMES;
-export type SearchScope = (typeof SEARCH_SCOPES)[number];
 
 const oneOf = (name: string, values: readonly string[]) => ({
   message: `${name} must be one of ${values.join(', ')}`,
@@ -214,9 +208,7 @@ export class ListingFiltersDto {
 
   @ApiPropertyOptional({ format: 'uuid', description: 'A roster agent id.' })
   @IsOptional()
-  @Matches(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
-    message: 'agentId must be a UUID',
-  })
+  @IsUUID('all', { message: 'agentId must be a UUID' })
   agentId?: string;
 
   @ApiPropertyOptional({
@@ -237,14 +229,14 @@ export class ListingFiltersDto {
 /** The filter part shared by search, count and aggregations. */
 export class ListingQueryDto {
   @ApiPropertyOptional({
-    enum: SEARCH_SCOPES,
+    enum: SEARCH_SCOPE_NAMES,
     default: 'own',
     description:
       "`own`: the agency's listings (every status); `network`: other agencies' ACTIVE listings shared on the network.",
   })
   @IsOptional()
-  @IsIn(SEARCH_SCOPES, oneOf('scope', SEARCH_SCOPES))
-  scope?: SearchScope;
+  @IsIn(SEARCH_SCOPE_NAMES, oneOf('scope', SEARCH_SCOPE_NAMES))
+  scope?: (typeof SEARCH_SCOPE_NAMES)[number];
 
   @ApiPropertyOptional({ type: ListingFiltersDto })
   @IsOptional()
@@ -261,10 +253,10 @@ export class ListingQueryDto {
 
 /** `POST /properties/search` (and the body of `POST /property-sources/{source}/search`). */
 export class ListingSearchDto extends ListingQueryDto {
-  @ApiPropertyOptional({ enum: LISTING_SORTS, default: 'newest' })
+  @ApiPropertyOptional({ enum: LISTING_SORT_KEYS, default: 'newest' })
   @IsOptional()
-  @IsIn(LISTING_SORTS, oneOf('sort', LISTING_SORTS))
-  sort?: ListingSort;
+  @IsIn(LISTING_SORT_KEYS, oneOf('sort', LISTING_SORT_KEYS))
+  sort?: ListingSortKey;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
   @IsOptional()
@@ -280,8 +272,6 @@ export class ListingSearchDto extends ListingQueryDto {
   @Max(100)
   limit?: number;
 }
-
-export { LISTING_SEARCH_DEFAULTS };
 
 /** `POST /properties/aggregations`: the query of a search, and which aggregations to answer. */
 export class ListingAggregationsDto extends ListingQueryDto {
