@@ -75,6 +75,14 @@ module.exports = {
       to: { path: '^libs/documents/' },
     },
     {
+      name: 'search-is-a-leaf',
+      severity: 'error',
+      comment:
+        'Search builds on the CRM (its SearchIndexer port, LeadAccess) and listings (ListingSources); no context imports search.',
+      from: { path: '^libs/(?!search/)' },
+      to: { path: '^libs/search/' },
+    },
+    {
       name: 'domain-is-pure',
       severity: 'error',
       comment:

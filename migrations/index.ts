@@ -18,6 +18,7 @@ import { Migration20261124130000_documents } from './Migration20261124130000_doc
 import { Migration20261124140000_listings } from './Migration20261124140000_listings';
 import { Migration20261124150700_listing_search } from './Migration20261124150700_listing_search';
 import { Migration20261124160000_brochures_network } from './Migration20261124160000_brochures_network';
+import { Migration20261124170000_search } from './Migration20261124170000_search';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -41,6 +42,7 @@ export const MIGRATIONS = [
   Migration20261124140000_listings,
   Migration20261124150700_listing_search,
   Migration20261124160000_brochures_network,
+  Migration20261124170000_search,
 ].map((migration) => ({
   name: migration.name,
   class: migration,

@@ -20,6 +20,7 @@ import { ListingsModule } from '@app/listings';
 import { NetworkModule } from '@app/network';
 import { QueuesModule } from '@app/queues';
 import { RoutingModule } from '@app/routing';
+import { SearchModule } from '@app/search';
 import { LifecycleLog } from './lifecycle-log';
 
 /** The HTTP app: the platform pipeline and every context's controllers. */
@@ -43,6 +44,7 @@ export class ApiModule {
         DocumentsModule,
         ListingsModule,
         BrochuresModule,
+        SearchModule,
         JobsModule.forRoot({ inProcess: !config.redisUrl }),
         HealthModule,
       ],

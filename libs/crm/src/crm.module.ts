@@ -45,6 +45,7 @@ import { LeadEvents } from './extension-points/lead-events';
 import { RoutingLeads } from './application/routing-leads';
 import { LeadRouting } from './extension-points/lead-router';
 import { ListingReadabilityCheck } from './extension-points/listing-readability';
+import { SearchIndexing } from './extension-points/search-indexer';
 import { TimelineSources } from './extension-points/timeline-source';
 import { CalendarController } from './http/calendar.controller';
 import { DealsController } from './http/deals.controller';
@@ -125,6 +126,8 @@ export const CRM_ENTITIES = [
     RoutingLeads,
     // the ListingReadability listings marks; deals and viewings check propertyListingId with it
     ListingReadabilityCheck,
+    // the SearchIndexer search marks; every searchable write calls it in its transaction
+    SearchIndexing,
   ],
   exports: [
     LeadAccess,
@@ -140,6 +143,7 @@ export const CRM_ENTITIES = [
     // what lead routing reads and writes on leads
     RoutingLeads,
     ListingReadabilityCheck,
+    SearchIndexing,
   ],
 })
 export class CrmModule {}

@@ -31,6 +31,14 @@ export {
   ListingReadabilityProvider,
   type ListingReadability,
 } from './extension-points/listing-readability';
+export {
+  SEARCH_SOURCE_KINDS,
+  SearchIndexerProvider,
+  SearchIndexing,
+  type SearchDocument,
+  type SearchIndexer,
+  type SearchSourceKind,
+} from './extension-points/search-indexer';
 export type { ExternalKind } from './domain/external-id.entity';
 export type { IntakeResultJson } from './views/intake.view';
 export { UpsertResultView, type UpsertResultJson } from './views/record-upsert.view';
