@@ -1,16 +1,21 @@
 import { Module } from '@nestjs/common';
 import { CrmModule } from '@app/crm';
+import { SearchService } from './application/search.service';
 import { ChunkIndexer } from './application/search-indexer';
+import { Bm25fReranker } from './domain/bm25f-reranker';
+import { Reranker } from './domain/reranker';
+import { SearchController } from './http/search.controller';
 
 /**
  * Search (issue 18): the passage index the CRM writes through its `SearchIndexer` port, `POST
  * /v1/search` over CRM history and `POST /v1/listing-matches` (listings read through
  * `ListingSources`). PostgreSQL full text per language, a bundled thesaurus and an in-process
- * rerank; lead reach only through `LeadAccess`.
+ * rerank (`Reranker`: a model can replace `Bm25fReranker` here); lead reach only through `LeadAccess`.
  */
 @Module({
   imports: [CrmModule],
-  providers: [ChunkIndexer],
+  controllers: [SearchController],
+  providers: [ChunkIndexer, SearchService, { provide: Reranker, useClass: Bm25fReranker }],
   exports: [ChunkIndexer],
 })
 export class SearchModule {}

@@ -3,7 +3,7 @@ import { isAdmin, notFound, Principal, validationFailed } from '@app/platform';
 import { MembersService, TeamsService } from '@app/identity';
 import type { Lead } from '../domain/lead.entity';
 import { LeadRepository } from '../domain/lead.repository';
-import { leadReachSql, LeadReachScope, reachesLead, Statement } from '../domain/lead-reach';
+import { leadReachSql, LeadReachScope, leadSharesSql, reachesLead, Statement } from '../domain/lead-reach';
 import type { Note } from '../domain/note.entity';
 import { NoteRepository } from '../domain/note.repository';
 
@@ -42,6 +42,22 @@ export class LeadAccess {
    */
   organizationSql(actor: Principal, alias = 'l'): Statement {
     return leadReachSql(alias, { organizationId: actor.organizationId, memberId: null });
+  }
+
+  /**
+   * Search's reach (spec, Search): the caller's own reach as a WHERE fragment on `alias`, plus the
+   * leads a collaborating agency shared with them (`(organization_id, lead_id)` pairs).
+   */
+  searchSql(actor: Principal, alias = 'l'): { own: Statement; shared: Statement } {
+    return { own: this.sql(actor, alias), shared: leadSharesSql(actor) };
+  }
+
+  /** A lead the caller may search (own reach or shared with them); otherwise 404 `Lead not found.` */
+  async searchableLead(actor: Principal, leadId: number): Promise<void> {
+    const lead = await this.leads.findInOrg(actor.organizationId, { id: leadId });
+    if (lead && this.reaches(actor, lead)) return;
+    if (await this.leads.isSharedWith(actor, leadId)) return;
+    throw notFound('Lead');
   }
 
   reaches(actor: Principal, lead: Lead): boolean {

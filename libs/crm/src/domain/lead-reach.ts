@@ -33,3 +33,15 @@ export function leadReachSql(alias: string, scope: LeadReachScope): Statement {
         params: [scope.organizationId, scope.memberId],
       };
 }
+
+/**
+ * Spec (Search): a member's search also covers the leads a collaborating agency shared with them
+ * (`lead_share` rows; another agency's leads). The rows as `(organization_id, lead_id)` pairs.
+ */
+export function leadSharesSql(person: { organizationId: string; userId: string }): Statement {
+  return {
+    sql: `select s.organization_id, s.lead_id from lead_share s
+           where s.shared_with_organization_id = ? and s.shared_with_user_id = ?`,
+    params: [person.organizationId, person.userId],
+  };
+}

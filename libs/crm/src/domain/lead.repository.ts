@@ -29,4 +29,13 @@ export class LeadRepository extends TenantRepository<Lead> {
       ]);
     }
   }
+
+  /** Whether a collaborating agency shared this lead with the person (`lead_share`). */
+  async isSharedWith(person: { organizationId: string; userId: string }, leadId: number): Promise<boolean> {
+    const rows = await this.getEntityManager().execute<unknown[]>(
+      `select 1 from lead_share where shared_with_organization_id = ? and shared_with_user_id = ? and lead_id = ?`,
+      [person.organizationId, person.userId, leadId],
+    );
+    return rows.length > 0;
+  }
 }

@@ -36,3 +36,16 @@ export interface QueryPlan {
 
 /** Thesaurus alternatives weigh this much against the caller's own words. */
 export const EXPANSION_WEIGHT = 0.5;
+
+/** Placeholder until the thesaurus lands: each word one concept, no expansion. */
+export function planQuery(query: string): QueryPlan {
+  const words = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const unique = [...new Set(words)];
+  return {
+    concepts: unique.map((w) => ({ alternatives: [{ words: [w], weight: 1, expansion: false }] })),
+    websearch: unique.join(' or '),
+    terms: unique,
+    phraseWords: words.slice(0, 30),
+    trigramWords: unique.filter((w) => w.length >= 4).slice(0, 8),
+  };
+}

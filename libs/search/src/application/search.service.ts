@@ -1,0 +1,287 @@
+import { EntityManager } from '@mikro-orm/postgresql';
+import { Injectable } from '@nestjs/common';
+import { LeadAccess } from '@app/crm';
+import { Clock, preparedRows, Principal } from '@app/platform';
+import { occurredWindow } from '../domain/occurred-window';
+import { Reranker, RerankCandidate, RerankQuery, Scored } from '../domain/reranker';
+import { planQuery, QueryPlan } from '../domain/search-query';
+import type { SearchSourceKind } from '../domain/search-source';
+import { snippetOf } from '../domain/snippet';
+import type { SearchAnswerJson, SearchMatchJson } from '../views/search.view';
+import {
+  analyzeStatement,
+  CandidateRow,
+  headlineStatement,
+  retrieveStatement,
+  SearchFilters,
+  SearchReach,
+  trigramStatement,
+  trigramThresholdStatement,
+  TrigramRow,
+} from './search.sql';
+
+/** `POST /v1/search` as the service takes it (the DTO checked types and lengths). */
+export interface SearchRequest {
+  query: string;
+  leadId?: number;
+  maxResults?: number;
+  occurredFrom?: string;
+  occurredTo?: string;
+}
+
+/** What a caller of the pipeline adds (listing matches). */
+export interface PipelineOptions {
+  /** Configurations searched besides `app_simple` and the agency's languages (`app_english`). */
+  extraConfigs?: string[];
+  /** A factor per lead on its best score (leads absent: 1). */
+  leadBoosts?: (leadIds: number[]) => Promise<Map<number, number>>;
+}
+
+export const DEFAULT_MAX_RESULTS = 10;
+/** Issue 18: evidence shown per lead. */
+const EVIDENCE_PER_LEAD = 3;
+
+interface Candidate extends RerankCandidate {
+  sourceId: string;
+  untrusted: boolean;
+  organizationLeadMatches: number;
+  organizationLeadKinds: number;
+}
+
+interface LeadGroup {
+  leadId: number;
+  score: number;
+  chunks: { id: string; source: SearchSourceKind; sourceId: string; occurredAt: Date; untrusted: boolean }[];
+  matchCount: number;
+  sourceCount: number;
+}
+
+/**
+ * Issue 18 item 3: expand, retrieve (one statement), trigram fill-up, rerank, group by lead,
+ * snippets of the chunks shown. Reach comes from LeadAccess and is in every statement; nothing is
+ * kept between calls.
+ */
+@Injectable()
+export class SearchService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly access: LeadAccess,
+    private readonly reranker: Reranker,
+    private readonly clock: Clock,
+  ) {}
+
+  async search(actor: Principal, request: SearchRequest): Promise<SearchAnswerJson> {
+    const started = performance.now();
+    const window = occurredWindow(request.occurredFrom, request.occurredTo);
+    if (request.leadId !== undefined) await this.access.searchableLead(actor, request.leadId);
+    return this.run(
+      actor,
+      planQuery(request.query),
+      { leadId: request.leadId, ...window },
+      request.maxResults ?? DEFAULT_MAX_RESULTS,
+      started,
+    );
+  }
+
+  /** The pipeline after validation; `started` is when the request was read (`tookMs`). */
+  async run(
+    actor: Principal,
+    plan: QueryPlan,
+    filters: SearchFilters,
+    maxResults: number,
+    started: number,
+    options: PipelineOptions = {},
+  ): Promise<SearchAnswerJson> {
+    const reach: SearchReach = { organizationId: actor.organizationId, ...this.access.searchSql(actor, 'l') };
+    const extra = options.extraConfigs ?? [];
+    const [analyzed] = await preparedRows<{
+      configs: string[];
+      lexemes: [number, string, string, number[]][];
+    }>(this.em, analyzeStatement(actor.organizationId, [...plan.terms, ...plan.phraseWords], extra));
+    const rows =
+      plan.terms.length === 0
+        ? []
+        : await preparedRows<CandidateRow>(
+            this.em,
+            retrieveStatement(reach, analyzed.configs, plan.websearch, filters),
+          );
+    const candidates = rows.map(toCandidate);
+    const { ranked, reranked } = this.reranker.rerank(
+      candidates,
+      rerankQuery(plan, analyzed.lexemes),
+      this.clock.now(),
+    );
+    const groups = groupByLead(ranked);
+    if (groups.length < maxResults && plan.trigramWords.length > 0) {
+      groups.push(...(await this.trigramGroups(reach, plan, filters, groups, maxResults - groups.length)));
+    }
+    if (options.leadBoosts) await boost(groups, options.leadBoosts);
+    const shown = groups.slice(0, maxResults);
+    const snippets = await this.snippets(reach, shown, analyzed.configs, plan.websearch);
+    return {
+      matches: shown.map((group) => toMatch(group, snippets)),
+      tookMs: Math.round(performance.now() - started),
+      reranked,
+    };
+  }
+
+  /** Leads only the trigram pass finds (typos, names), after those retrieval found. */
+  private async trigramGroups(
+    reach: SearchReach,
+    plan: QueryPlan,
+    filters: SearchFilters,
+    found: LeadGroup[],
+    wanted: number,
+  ): Promise<LeadGroup[]> {
+    const rows = await this.em.transactional(async (em) => {
+      await preparedRows(em, trigramThresholdStatement());
+      return preparedRows<TrigramRow>(
+        em,
+        trigramStatement(
+          reach,
+          plan.trigramWords,
+          filters,
+          found.map((g) => g.leadId),
+          wanted * EVIDENCE_PER_LEAD * 4,
+        ),
+      );
+    });
+    const groups = new Map<number, LeadGroup>();
+    for (const row of rows) {
+      const leadId = Number(row.lead_id);
+      const group = groups.get(leadId) ?? {
+        leadId,
+        // below every lead full text found: they only fill up
+        score: -1 + Number(row.similarity) / 2,
+        chunks: [],
+        matchCount: 0,
+        sourceCount: 0,
+      };
+      group.chunks.push({
+        id: row.id,
+        source: row.source_kind as SearchSourceKind,
+        sourceId: row.source_id,
+        occurredAt: new Date(row.occurred_at),
+        untrusted: row.untrusted,
+      });
+      group.matchCount += 1;
+      group.sourceCount = new Set(group.chunks.map((c) => c.source)).size;
+      groups.set(leadId, group);
+    }
+    return [...groups.values()].slice(0, wanted);
+  }
+
+  private async snippets(
+    reach: SearchReach,
+    shown: LeadGroup[],
+    configs: string[],
+    websearch: string,
+  ): Promise<Map<string, string>> {
+    const ids = shown.flatMap((g) => g.chunks.slice(0, EVIDENCE_PER_LEAD).map((c) => c.id));
+    if (ids.length === 0) return new Map();
+    const rows = await preparedRows<{ id: string; text: string; headline: string }>(
+      this.em,
+      headlineStatement(reach, ids, configs, websearch),
+    );
+    return new Map(rows.map((row) => [String(row.id), snippetOf(row.text, row.headline)]));
+  }
+}
+
+function toCandidate(row: CandidateRow): Candidate {
+  return {
+    chunkId: String(row.id),
+    leadId: Number(row.lead_id),
+    source: row.source_kind as SearchSourceKind,
+    occurredAt: new Date(row.occurred_at),
+    rank: Number(row.rank),
+    tsv: row.tsv,
+    sourceId: row.source_id,
+    untrusted: row.untrusted,
+    organizationLeadMatches: Number(row.lead_matches),
+    organizationLeadKinds: Number(row.lead_kinds),
+  };
+}
+
+/**
+ * The rerank's view of the plan: each alternative's words as lexemes (every configuration's form
+ * of each word position), and the caller's words as `app_simple` lexemes for the phrase bonus.
+ */
+export function rerankQuery(plan: QueryPlan, lexemes: [number, string, string, number[]][]): RerankQuery {
+  const byTerm = new Map<number, Map<number, Set<string>>>();
+  const simple = new Map<number, string>();
+  for (const [ord, config, lexeme, positions] of lexemes) {
+    const term = Number(ord) - 1;
+    const words = byTerm.get(term) ?? new Map<number, Set<string>>();
+    for (const position of positions) words.set(position, (words.get(position) ?? new Set()).add(lexeme));
+    byTerm.set(term, words);
+    if (config === 'app_simple') simple.set(term, simple.get(term) ?? lexeme);
+  }
+  const lexemesOf = (term: number): string[][] =>
+    [...(byTerm.get(term) ?? new Map<number, Set<string>>()).entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, forms]) => [...forms]);
+  return {
+    concepts: plan.concepts.map((concept) => ({
+      alternatives: concept.alternatives
+        .map((alternative) => ({
+          lexemes: lexemesOf(plan.terms.indexOf(alternative.words.join(' '))),
+          weight: alternative.weight,
+        }))
+        .filter((alternative) => alternative.lexemes.length > 0),
+    })),
+    phrase: plan.phraseWords.flatMap((_, i) => simple.get(plan.terms.length + i) ?? []),
+  };
+}
+
+/** Best score first; a lead's chunks in score order (its evidence are the first three). */
+function groupByLead(ranked: Scored<Candidate>[]): LeadGroup[] {
+  const groups = new Map<number, LeadGroup>();
+  for (const { candidate, score } of ranked) {
+    const group = groups.get(candidate.leadId) ?? {
+      leadId: candidate.leadId,
+      score,
+      chunks: [],
+      matchCount: candidate.organizationLeadMatches,
+      sourceCount: candidate.organizationLeadKinds,
+    };
+    group.chunks.push({
+      id: candidate.chunkId,
+      source: candidate.source,
+      sourceId: candidate.sourceId,
+      occurredAt: candidate.occurredAt,
+      untrusted: candidate.untrusted,
+    });
+    groups.set(candidate.leadId, group);
+  }
+  return [...groups.values()];
+}
+
+async function boost(
+  groups: LeadGroup[],
+  leadBoosts: (leadIds: number[]) => Promise<Map<number, number>>,
+): Promise<void> {
+  const factors = await leadBoosts(groups.map((g) => g.leadId));
+  for (const group of groups) {
+    const factor = factors.get(group.leadId) ?? 1;
+    // a fill-up's score is negative: a boost must not push it further down
+    group.score = group.score >= 0 ? group.score * factor : group.score + (factor - 1) / 10;
+  }
+  groups.sort((a, b) => b.score - a.score);
+}
+
+function toMatch(group: LeadGroup, snippets: Map<string, string>): SearchMatchJson {
+  const evidence = group.chunks.slice(0, EVIDENCE_PER_LEAD);
+  return {
+    leadId: group.leadId,
+    matchCount: group.matchCount,
+    sourceCount: group.sourceCount,
+    bestMatchAt: evidence[0].occurredAt.toISOString(),
+    evidence: evidence.map((chunk) => ({
+      snippet: snippets.get(chunk.id) ?? '',
+      source: chunk.source,
+      sourceId: chunk.sourceId,
+      occurredAt: chunk.occurredAt.toISOString(),
+      untrusted: chunk.untrusted,
+    })),
+  };
+}

@@ -1,0 +1,246 @@
+import type { Statement } from '@app/platform/core';
+
+/**
+ * The statements of `POST /v1/search` (issue 18 item 3), pure so the benchmark's baseline runs the
+ * same text. Every one carries the organization and the caller's reach (LeadAccess's fragments);
+ * each filter combination is its own text, so a prepared plan never hides an optional filter.
+ */
+
+/** Issue 18: SQL ranks at most this many newest matches, so a common word stays cheap. */
+export const NEWEST_MATCHES = 5000;
+/** Issue 18: the best chunks handed to the rerank. */
+export const CANDIDATES = 200;
+/** Issue 18: the trigram pass keeps words this similar (`word_similarity`). */
+export const TRIGRAM_SIMILARITY = 0.4;
+
+/** Who is searching: LeadAccess's fragments (own reach on leads `l`; the shared leads' pairs). */
+export interface SearchReach {
+  organizationId: string;
+  own: Statement;
+  shared: Statement;
+}
+
+/** Optional filters of a search. */
+export interface SearchFilters {
+  leadId?: number;
+  /** Inclusive. */
+  from?: Date;
+  /** Exclusive. */
+  to?: Date;
+}
+
+/** A chunk as retrieval returns it. */
+export interface CandidateRow {
+  id: string;
+  lead_id: string;
+  source_kind: string;
+  source_id: string;
+  occurred_at: Date | string;
+  untrusted: boolean;
+  rank: number;
+  tsv: string;
+  /** Matches (of the newest ranked) on the chunk's lead, and their distinct source kinds. */
+  lead_matches: string;
+  lead_kinds: string;
+}
+
+/** A chunk the trigram pass found. */
+export interface TrigramRow {
+  id: string;
+  lead_id: string;
+  source_kind: string;
+  source_id: string;
+  occurred_at: Date | string;
+  untrusted: boolean;
+  similarity: number;
+}
+
+/**
+ * The configurations to search under (`app_simple`, the organization's three most used lead
+ * languages, `extra`), and the lexemes of each term under each of them: `[term index (1-based),
+ * configuration, lexeme, positions]`. Lead languages come from `leads_org_language_idx`.
+ */
+export function analyzeStatement(organizationId: string, terms: string[], extra: string[]): Statement {
+  return {
+    sql: `with languages as (
+            select lower(l.language) as language, count(*) as leads
+              from leads l
+             where l.organization_id = ? and lower(l.language) is not null
+             group by 1
+          ), configs as (
+            select 'app_simple'::regconfig as cfg
+            union
+            (select search_config(language) from languages
+              where search_config(language) <> 'app_simple'::regconfig
+              group by 1 order by sum(leads) desc, 1 limit 3)
+            union
+            select unnest(?::text[])::regconfig
+          )
+          select (select array_agg(cfg::text order by cfg::text) from configs) as configs,
+                 (select coalesce(json_agg(json_build_array(t.ord, c.cfg::text, p.lexeme, p.positions)), '[]'::json)
+                    from unnest(?::text[]) with ordinality t(term, ord)
+                   cross join configs c
+                   cross join lateral unnest(to_tsvector(c.cfg, t.term)) p) as lexemes`,
+    params: [organizationId, extra, terms],
+  };
+}
+
+const filterSql = (alias: string, filters: SearchFilters): Statement => {
+  const sql: string[] = [];
+  const params: unknown[] = [];
+  if (filters.leadId !== undefined) {
+    sql.push(`and ${alias}.lead_id = ?`);
+    params.push(filters.leadId);
+  }
+  if (filters.from !== undefined) {
+    sql.push(`and ${alias}.occurred_at >= ?`);
+    params.push(filters.from);
+  }
+  if (filters.to !== undefined) {
+    sql.push(`and ${alias}.occurred_at < ?`);
+    params.push(filters.to);
+  }
+  return { sql: sql.join(' '), params };
+};
+
+/**
+ * Retrieve, one statement: the query under every configuration (OR), the newest
+ * `NEWEST_MATCHES` matches in reach (own agency, plus leads shared with the caller), ranked by
+ * `ts_rank_cd`; the best `CANDIDATES` with their tsvector for the rerank and their lead's match
+ * counts.
+ */
+export function retrieveStatement(
+  reach: SearchReach,
+  configs: string[],
+  websearch: string,
+  filters: SearchFilters,
+): Statement {
+  const own = filterSql('c', filters);
+  const shared = filterSql('c', filters);
+  return {
+    sql: `with q as (
+            select search_tsquery_or(websearch_to_tsquery(cfg::regconfig, ?)) as tq from unnest(?::text[]) cfg
+          ), matches as (
+            (select c.id, c.lead_id, c.source_kind, c.source_id, c.occurred_at, c.untrusted, c.tsv
+               from search_chunk c
+              where c.organization_id = ? and c.tsv @@ (select tq from q) ${own.sql}
+                and exists (select 1 from leads l where l.id = c.lead_id and ${reach.own.sql})
+              order by c.occurred_at desc
+              limit ${NEWEST_MATCHES})
+            union all
+            (select c.id, c.lead_id, c.source_kind, c.source_id, c.occurred_at, c.untrusted, c.tsv
+               from (${reach.shared.sql}) s
+               join search_chunk c on c.organization_id = s.organization_id and c.lead_id = s.lead_id
+              where c.tsv @@ (select tq from q) ${shared.sql}
+              order by c.occurred_at desc
+              limit ${NEWEST_MATCHES})
+          ), leads_matched as (
+            select lead_id, count(*) as lead_matches, count(distinct source_kind) as lead_kinds
+              from matches group by lead_id
+          )
+          select m.id, m.lead_id, m.source_kind, m.source_id, m.occurred_at, m.untrusted,
+                 ts_rank_cd(m.tsv, q.tq) as rank, m.tsv::text as tsv, lm.lead_matches, lm.lead_kinds
+            from matches m
+            cross join q
+            join leads_matched lm on lm.lead_id = m.lead_id
+           order by rank desc, m.occurred_at desc, m.id desc
+           limit ${CANDIDATES}`,
+    params: [
+      websearch,
+      configs,
+      reach.organizationId,
+      ...own.params,
+      ...reach.own.params,
+      ...reach.shared.params,
+      ...shared.params,
+    ],
+  };
+}
+
+/**
+ * The trigram pass (typos, names): chunks in reach holding a word at least `TRIGRAM_SIMILARITY`
+ * like one of `words` (GIN trigram index; run after `trigramThresholdStatement` in the same
+ * transaction), outside the leads retrieval found, most similar first. Of the newest
+ * `NEWEST_MATCHES` matches, like retrieval.
+ */
+export function trigramStatement(
+  reach: SearchReach,
+  words: string[],
+  filters: SearchFilters,
+  exceptLeadIds: number[],
+  limit: number,
+): Statement {
+  const own = filterSql('c', filters);
+  const shared = filterSql('c', filters);
+  const similar = words.map(() => 'c.text %> ?').join(' or ');
+  const similarity = `greatest(${words.map(() => 'word_similarity(?, c.text)').join(', ')})`;
+  return {
+    sql: `with matches as (
+            (select c.id, c.lead_id, c.source_kind, c.source_id, c.occurred_at, c.untrusted, c.text
+               from search_chunk c
+              where c.organization_id = ? and (${similar}) ${own.sql}
+                and not (c.lead_id = any(?::bigint[]))
+                and exists (select 1 from leads l where l.id = c.lead_id and ${reach.own.sql})
+              order by c.occurred_at desc
+              limit ${NEWEST_MATCHES})
+            union all
+            (select c.id, c.lead_id, c.source_kind, c.source_id, c.occurred_at, c.untrusted, c.text
+               from (${reach.shared.sql}) s
+               join search_chunk c on c.organization_id = s.organization_id and c.lead_id = s.lead_id
+              where (${similar}) ${shared.sql}
+                and not (c.lead_id = any(?::bigint[]))
+              order by c.occurred_at desc
+              limit ${NEWEST_MATCHES})
+          )
+          select m.id, m.lead_id, m.source_kind, m.source_id, m.occurred_at, m.untrusted,
+                 ${similarity.replaceAll('c.text', 'm.text')} as similarity
+            from matches m
+           order by similarity desc, m.occurred_at desc, m.id desc
+           limit ${limit}`,
+    params: [
+      reach.organizationId,
+      ...words,
+      ...own.params,
+      exceptLeadIds,
+      ...reach.own.params,
+      ...reach.shared.params,
+      ...words,
+      ...shared.params,
+      exceptLeadIds,
+      ...words,
+    ],
+  };
+}
+
+/** `word_similarity` threshold of the trigram operators, for this transaction only. */
+export const trigramThresholdStatement = (): Statement => ({
+  sql: `select set_config('pg_trgm.word_similarity_threshold', ?, true)`,
+  params: [String(TRIGRAM_SIMILARITY)],
+});
+
+/**
+ * Snippets of the chunks shown only: `ts_headline` under each chunk's language, plain text (no
+ * markers), one fragment of at most 30 words. The ids came from statements that checked reach;
+ * the organization (or the share) is checked again.
+ */
+export function headlineStatement(
+  reach: SearchReach,
+  chunkIds: string[],
+  configs: string[],
+  websearch: string,
+): Statement {
+  return {
+    sql: `with q as (
+            select search_tsquery_or(websearch_to_tsquery(cfg::regconfig, ?)) as tq from unnest(?::text[]) cfg
+          )
+          select c.id, c.text,
+                 ts_headline(search_config(c.language), c.text, q.tq,
+                   'StartSel="", StopSel="", MaxWords=30, MinWords=12, ShortWord=2, MaxFragments=1, FragmentDelimiter=" … "') as headline
+            from search_chunk c cross join q
+           where c.id = any(?::bigint[])
+             and (c.organization_id = ?
+                  or exists (select 1 from (${reach.shared.sql}) s
+                              where s.organization_id = c.organization_id and s.lead_id = c.lead_id))`,
+    params: [websearch, configs, chunkIds, reach.organizationId, ...reach.shared.params],
+  };
+}
