@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, ConfigModule, DatabaseModule } from '@app/platform';
 import { LeadFactsService } from '@app/crm';
 import { IdentityModule } from '@app/identity';
+import { SearchModule } from '@app/search';
 import { DemoSeeder } from './seed/demo-seeder';
 
 /** What operator commands call: the database (migrated at start when embedded) and the contexts. */
@@ -10,8 +11,9 @@ export class OpsModule {
   static forRoot(config: AppConfig = AppConfig.fromEnv()): DynamicModule {
     return {
       module: OpsModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(), IdentityModule],
-      // the lead facts need only the database: the CRM's HTTP side stays out of the CLI
+      // search (and the CRM it builds on) for `search:reindex`: its indexer and the CRM's records
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(), IdentityModule, SearchModule],
+      // the lead facts need only the database
       providers: [DemoSeeder, LeadFactsService],
     };
   }
