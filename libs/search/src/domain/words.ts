@@ -5,7 +5,7 @@
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const MARKS = /\p{M}+/gu;
-const ASCII = /^[\x00-\x7f]*$/;
+const PLAIN = /^[a-z0-9]*$/;
 /** Accented words already folded (bounded): normalizing is the slow part of planning a query. */
 const FOLDED = new Map<string, string>();
 
@@ -17,8 +17,8 @@ export function wordsOf(text: string): string[] {
 /** A word lower-case and without accents (`Jardín` → `jardin`, `ß` kept). */
 export function foldWord(word: string): string {
   const lower = word.toLowerCase();
-  // most words are plain ASCII: no normalization needed
-  if (ASCII.test(lower)) return lower;
+  // most words are plain a-z and digits: nothing to normalize
+  if (PLAIN.test(lower)) return lower;
   let folded = FOLDED.get(lower);
   if (folded === undefined) {
     folded = lower.normalize('NFD').replace(MARKS, '').normalize('NFC');
