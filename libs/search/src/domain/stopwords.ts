@@ -4,7 +4,8 @@ import { foldWord } from './words';
  * Issue 18 "Expand": words too common to be a concept of a query in en, es, it, pt, fr, de
  * (articles, prepositions, pronouns, conjunctions, auxiliaries). Kept short on purpose: a word
  * missing here only costs a little ranking, a content word here would be lost to the query.
- * Written as people type them; compared without case and accents (`à` is `a`).
+ * Written as people type them; compared without case and accents (`à` is `a`). French `car`
+ * is left out on purpose: it is a content word in English.
  */
 const WORDS = {
   en: `a an the and or but nor if then than so as of in on at to for from by with without into onto
@@ -16,12 +17,12 @@ const WORDS = {
   es: `el la los las lo un una unos unas y e o u ni pero sino que de del al a en con sin para por
     sobre entre hasta desde hacia ante tras su sus mi mis tu tus nuestro nuestra nuestros nuestras
     yo tú él ella ellos ellas nosotros vosotros usted ustedes le les se me te nos os este esta estos
-    estas ese esa esos esas aquel aquella es son era eran fue ser estar está están estaba ha han he
+    estas ese esa esos esas aquel aquella es son era eran fue ser será serán estar está están estaba ha han he
     hemos había haber hay muy ya también como cuando donde qué quien cual cuál si sí`,
   it: `il lo la i gli le un uno una e ed o od ma che di del dello della dei degli delle da dal dallo
     dalla dai dagli dalle in nel nello nella nei negli nelle con col su sul sullo sulla sui sugli sulle
     per tra fra a al allo alla ai agli alle ad dell all dall nell sull l d un è sono era erano
-    essere ho hai ha abbiamo avete hanno mi ti ci vi si ne noi voi lui lei loro suo sua suoi sue mio
+    essere ho hai ha sei abbiamo avete hanno mi ti ci vi si ne noi voi lui lei loro suo sua suoi sue mio
     mia miei mie questo questa questi queste quello quella non come quando dove anche molto`,
   pt: `o os a as um uma uns umas e ou mas que de do da dos das em no na nos nas ao aos à às pelo pela
     pelos pelas por para com sem sobre entre até desde seu sua seus suas meu minha meus minhas eu ele

@@ -2,8 +2,9 @@ import data from './thesaurus-groups.json';
 import { foldWord, wordsOf } from './words';
 
 /**
- * Issue 18 "Expand": the bundled multilingual real-estate thesaurus (`thesaurus-groups.json`; not `thesaurus.json`: Node resolves `./thesaurus` to a JSON file before a `.ts` one under swc-node), indexed
- * once at module load. A group holds words and short phrases meaning the same thing in en, es,
+ * Issue 18 "Expand": the bundled multilingual real-estate thesaurus, indexed once at module load.
+ * The data file is `thesaurus-groups.json`, not `thesaurus.json`: under swc-node (the ops
+ * commands) Node resolves `./thesaurus` to a JSON file before this `.ts` one. A group holds words and short phrases meaning the same thing in en, es,
  * it, pt, fr and de, lower-case with their accents; lookups ignore accents (`jardin` finds the
  * group holding `jardín`), as `unaccent` does in the index. Pure.
  */
