@@ -7,7 +7,7 @@ import {
   type Scored,
 } from './reranker';
 import { RECENCY_HALF_LIFE_DAYS, SOURCE_WEIGHTS } from './search-source';
-import { parseTsvector, type ParsedTsvector, type TsPosition } from './tsvector';
+import { LexemeFilter, parseTsvector, type ParsedTsvector, type TsPosition } from './tsvector';
 
 /**
  * Issue 18 item 3, "Rerank": the default reranker.
@@ -78,15 +78,20 @@ export class Bm25fReranker extends Reranker {
     this.clock = clock;
   }
 
-  override rerank<T extends RerankCandidate>(candidates: T[], query: RerankQuery, now: Date): RerankResult<T> {
+  override rerank<T extends RerankCandidate>(
+    candidates: T[],
+    query: RerankQuery,
+    now: Date,
+  ): RerankResult<T> {
     if (candidates.length <= 1) return sqlOrder(candidates);
     const started = this.clock();
     const overBudget = () => this.clock() - started > this.budgetMs;
 
-    const wanted = new Set<string>(query.phrase);
+    const wanted = [...query.phrase];
     for (const concept of query.concepts)
-      for (const alternative of concept.alternatives) for (const forms of alternative.lexemes) for (const lexeme of forms) wanted.add(lexeme);
-    const keep = (lexeme: string) => wanted.has(lexeme);
+      for (const alternative of concept.alternatives)
+        for (const forms of alternative.lexemes) wanted.push(...forms);
+    const keep = new LexemeFilter(wanted);
 
     const passages: Passage[] = [];
     let totalA = 0;
@@ -132,7 +137,11 @@ export class Bm25fReranker extends Reranker {
       relevance += COVERAGE_BONUS * unit * coverage * coverage;
       relevance += PROXIMITY_BONUS * unit * m.closeness;
       if (m.phrase) relevance += PHRASE_BONUS * unit;
-      return { candidate, score: relevance * SOURCE_WEIGHTS[candidate.source] * recency(candidate.occurredAt, now), order: i };
+      return {
+        candidate,
+        score: relevance * SOURCE_WEIGHTS[candidate.source] * recency(candidate.occurredAt, now),
+        order: i,
+      };
     });
     if (overBudget()) return sqlOrder(candidates);
     scored.sort((x, y) => y.score - x.score || x.order - y.order);
@@ -141,7 +150,10 @@ export class Bm25fReranker extends Reranker {
 }
 
 function sqlOrder<T extends RerankCandidate>(candidates: T[]): RerankResult<T> {
-  return { ranked: candidates.map((candidate): Scored<T> => ({ candidate, score: candidate.rank })), reranked: false };
+  return {
+    ranked: candidates.map((candidate): Scored<T> => ({ candidate, score: candidate.rank })),
+    reranked: false,
+  };
 }
 
 /** 0.5 ^ (age in days / half-life); a date in the future counts as now. */

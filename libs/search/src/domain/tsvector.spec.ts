@@ -1,4 +1,4 @@
-import { parseTsvector } from './tsvector';
+import { LexemeFilter, parseTsvector } from './tsvector';
 
 describe('parseTsvector', () => {
   it('reads what PostgreSQL prints for setweight(english, A) || setweight(simple, B)', () => {
@@ -40,9 +40,11 @@ describe('parseTsvector', () => {
   });
 
   it('keeps only the lexemes asked for, yet counts every position', () => {
-    const parsed = parseTsvector("'garden':1A,4B 'pool':2A,5B 'sea':3A,6B", (lexeme) => lexeme === 'pool');
-    expect([...parsed.lexemes.keys()]).toEqual(['pool']);
-    expect(parsed.counts).toEqual({ A: 3, B: 3, C: 0, D: 0 });
+    const keep = new LexemeFilter(['pool', "it's", 'pole', 'x']);
+    const parsed = parseTsvector("'garden':1A,4B 'pool':2A,5B 'sea':3A,6B 'pooh':7 'it''s':8 'its':9", keep);
+    expect([...parsed.lexemes.keys()]).toEqual(['pool', "it's"]);
+    expect(parsed.counts).toEqual({ A: 3, B: 3, C: 0, D: 3 });
+    expect(parsed.maxPosition.D).toBe(9);
   });
 
   it('refuses what is not a tsvector', () => {

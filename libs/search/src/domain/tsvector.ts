@@ -31,25 +31,58 @@ const COMMA = 44;
 const ZERO = 48;
 const NINE = 57;
 
-const WEIGHT_OF: Partial<Record<number, TsWeight>> = { 65: 'A', 66: 'B', 67: 'C', 68: 'D', 97: 'A', 98: 'B', 99: 'C', 100: 'D' };
+const WEIGHTS: readonly TsWeight[] = ['A', 'B', 'C', 'D'];
+
+/**
+ * The lexemes to keep, with a cheap first test on (length, first character) so the thousands of
+ * other lexemes are skipped without building a string: that string and its hash were most of the
+ * parse's time.
+ */
+export class LexemeFilter {
+  private readonly wanted: ReadonlySet<string>;
+  private readonly shapes = new Uint8Array(64 * 256);
+
+  constructor(lexemes: Iterable<string>) {
+    this.wanted = new Set(lexemes);
+    for (const lexeme of this.wanted)
+      this.shapes[LexemeFilter.shape(lexeme.length, lexeme.charCodeAt(0))] = 1;
+  }
+
+  private static shape(length: number, first: number): number {
+    return (Math.min(length, 63) << 8) | (first & 255);
+  }
+
+  /** False means surely not wanted; true means look the lexeme up. */
+  mayKeep(length: number, first: number): boolean {
+    return this.shapes[LexemeFilter.shape(length, first)] === 1;
+  }
+
+  keeps(lexeme: string): boolean {
+    return this.wanted.has(lexeme);
+  }
+}
 
 const isSpace = (code: number): boolean => code === 32 || code === 9 || code === 10 || code === 13;
 
+/** 0-3 for a weight letter (A-D, either case), -1 otherwise. */
+const weightIndex = (code: number): number =>
+  code >= 65 && code <= 68 ? code - 65 : code >= 97 && code <= 100 ? code - 97 : -1;
+
+const unreadable = (at: number, why: string): never => {
+  throw new Error(`Unreadable tsvector at character ${at}: ${why}.`);
+};
+
 /**
- * Parses `text`. `keep` chooses the lexemes whose positions are returned (the rerank keeps only
- * the query's, so a 300-lexeme passage allocates a handful of arrays); counts cover everything.
+ * Parses `text`. `keep`, when given, chooses the lexemes whose positions are returned (the rerank
+ * keeps only the query's); counts, lowest and highest positions cover every lexeme regardless.
  */
-export function parseTsvector(text: string, keep: (lexeme: string) => boolean = () => true): ParsedTsvector {
+export function parseTsvector(text: string, keep?: LexemeFilter): ParsedTsvector {
   const lexemes = new Map<string, TsPosition[]>();
-  const counts: Record<TsWeight, number> = { A: 0, B: 0, C: 0, D: 0 };
-  const minPosition: Record<TsWeight, number> = { A: 0, B: 0, C: 0, D: 0 };
-  const maxPosition: Record<TsWeight, number> = { A: 0, B: 0, C: 0, D: 0 };
+  const counts = [0, 0, 0, 0];
+  const minimum = [0, 0, 0, 0];
+  const maximum = [0, 0, 0, 0];
   const length = text.length;
   let i = 0;
-
-  const fail = (why: string): never => {
-    throw new Error(`Unreadable tsvector at character ${i}: ${why}.`);
-  };
 
   while (i < length) {
     const code = text.charCodeAt(i);
@@ -58,40 +91,52 @@ export function parseTsvector(text: string, keep: (lexeme: string) => boolean = 
       continue;
     }
 
-    // The lexeme: quoted as PostgreSQL prints it, or bare as one may type it.
-    let lexeme: string;
+    // The lexeme: quoted as PostgreSQL prints it, or bare as one may type it. Built as a string
+    // only when it may be kept.
+    let from: number;
+    let to: number;
+    let escaped: string | null = null;
     if (code === QUOTE) {
       i++;
+      from = i;
       let start = i;
-      let parts: string[] | null = null;
       for (;;) {
-        if (i >= length) fail('unterminated lexeme');
+        if (i >= length) unreadable(i, 'unterminated lexeme');
         const c = text.charCodeAt(i);
         if (c === BACKSLASH) {
-          (parts ??= []).push(text.slice(start, i));
-          if (i + 1 >= length) fail('dangling backslash');
+          if (i + 1 >= length) unreadable(i, 'dangling backslash');
+          escaped = (escaped ?? '') + text.slice(start, i);
           start = i + 1; // the escaped character starts the next part
           i += 2;
         } else if (c === QUOTE) {
-          if (text.charCodeAt(i + 1) === QUOTE) {
-            (parts ??= []).push(text.slice(start, i + 1)); // keep one quote
+          if (i + 1 < length && text.charCodeAt(i + 1) === QUOTE) {
+            escaped = (escaped ?? '') + text.slice(start, i + 1); // keep one quote
             i += 2;
             start = i;
           } else break;
         } else i++;
       }
-      lexeme = parts === null ? text.slice(start, i) : parts.join('') + text.slice(start, i);
+      to = i;
+      if (escaped !== null) escaped += text.slice(start, i);
       i++; // the closing quote
     } else {
-      const start = i;
+      from = i;
       while (i < length && !isSpace(text.charCodeAt(i)) && text.charCodeAt(i) !== COLON) i++;
-      lexeme = text.slice(start, i);
+      to = i;
     }
-    if (lexeme.length === 0) fail('empty lexeme');
+    if (to === from) unreadable(i, 'empty lexeme');
 
-    const kept = keep(lexeme);
-    const positions: TsPosition[] = [];
-    if (text.charCodeAt(i) === COLON) {
+    let lexeme: string | null = null;
+    if (escaped !== null) {
+      if (!keep || keep.keeps(escaped)) lexeme = escaped;
+    } else if (!keep) lexeme = text.slice(from, to);
+    else if (keep.mayKeep(to - from, text.charCodeAt(from))) {
+      const candidate = text.slice(from, to);
+      if (keep.keeps(candidate)) lexeme = candidate;
+    }
+
+    const positions: TsPosition[] | null = lexeme === null ? null : [];
+    if (i < length && text.charCodeAt(i) === COLON) {
       i++;
       for (;;) {
         let position = 0;
@@ -102,26 +147,37 @@ export function parseTsvector(text: string, keep: (lexeme: string) => boolean = 
           position = position * 10 + (c - ZERO);
           i++;
         }
-        if (i === digitsFrom) fail('position expected');
-        if (position < 1 || position > 16383) fail(`position ${position} out of 1-16383`);
-        let weight = WEIGHT_OF[text.charCodeAt(i)];
-        if (weight === undefined) weight = 'D';
+        if (i === digitsFrom) unreadable(i, 'position expected');
+        if (position < 1 || position > 16383) unreadable(i, `position ${position} out of 1-16383`);
+        let weight = i < length ? weightIndex(text.charCodeAt(i)) : -1;
+        if (weight === -1)
+          weight = 3; // D is printed without a letter
         else i++;
         counts[weight]++;
-        if (minPosition[weight] === 0 || position < minPosition[weight]) minPosition[weight] = position;
-        if (position > maxPosition[weight]) maxPosition[weight] = position;
-        if (kept) positions.push({ position, weight });
-        if (text.charCodeAt(i) !== COMMA) break;
+        if (minimum[weight] === 0 || position < minimum[weight]) minimum[weight] = position;
+        if (position > maximum[weight]) maximum[weight] = position;
+        if (positions !== null) positions.push({ position, weight: WEIGHTS[weight] });
+        if (i >= length || text.charCodeAt(i) !== COMMA) break;
         i++;
       }
     }
-    if (i < length && !isSpace(text.charCodeAt(i))) fail('space expected after a lexeme');
-    if (kept) {
+    if (i < length && !isSpace(text.charCodeAt(i))) unreadable(i, 'space expected after a lexeme');
+    if (lexeme !== null && positions !== null) {
       const known = lexemes.get(lexeme);
       if (known) known.push(...positions);
       else lexemes.set(lexeme, positions);
     }
-
   }
-  return { lexemes, counts, minPosition, maxPosition };
+  const byWeight = (values: number[]): Record<TsWeight, number> => ({
+    A: values[0],
+    B: values[1],
+    C: values[2],
+    D: values[3],
+  });
+  return {
+    lexemes,
+    counts: byWeight(counts),
+    minPosition: byWeight(minimum),
+    maxPosition: byWeight(maximum),
+  };
 }
