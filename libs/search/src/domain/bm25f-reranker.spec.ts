@@ -141,6 +141,16 @@ describe('Bm25fReranker', () => {
     const withPhrase = reranker.rerank(candidates, { ...queryOf('garden'), phrase: ['garden'] }, NOW);
     const withoutPhrase = reranker.rerank(candidates, { ...queryOf('garden'), phrase: [] }, NOW);
     expect(withPhrase.ranked.map((s) => s.score)).toEqual(withoutPhrase.ranked.map((s) => s.score));
+
+    // a query of stop words only: the phrase alone orders
+    const toBe = chunk('Whether to be or not');
+    const stopWords = reranker.rerank(
+      [chunk('Be quick to call'), toBe],
+      { concepts: [], phrase: ['to', 'be'] },
+      NOW,
+    );
+    expect(stopWords.ranked[0].candidate).toBe(toBe);
+    expect(stopWords.ranked[1].score).toBe(0);
   });
 
   it('prefers the passage where the concepts stand close together', () => {
