@@ -163,6 +163,24 @@ describe('Bm25fReranker', () => {
     expect(ranked[0].score).toBeGreaterThan(ranked[1].score);
   });
 
+  it('lines up field B with field A (shifted by the highest A position) to measure proximity across fields', () => {
+    // "house" is only a stem (field A), "near" only a plain word (field B, a stop word in A).
+    // Lined up, "Houses near …" has them adjacent; compared raw, "Near … houses" would look closer.
+    const filling = Array.from({ length: 20 }, (_, i) => `word${i}`).join(' ');
+    const adjacent = chunk(`Houses near ${filling}`);
+    const apart = chunk(`Near ${filling} houses`);
+    const query: RerankQuery = {
+      concepts: [
+        { alternatives: [{ lexemes: [['house']], weight: 1 }] },
+        { alternatives: [{ lexemes: [['near']], weight: 1 }] },
+      ],
+      phrase: [],
+    };
+    const { ranked } = reranker.rerank([apart, adjacent, ...filler()], query, NOW);
+    expect(texts(ranked).slice(0, 2)).toEqual([adjacent.text, apart.text]);
+    expect(ranked[0].score).toBeGreaterThan(ranked[1].score);
+  });
+
   it('orders otherwise equal passages by source: analysis, note, transcript = message (SQL order), email, task', () => {
     const sources: SearchSourceKind[] = ['task', 'email', 'message', 'transcript', 'note', 'analysis'];
     const candidates = sources.map((source) => chunk('Budget of 400k for a villa', { source }));
