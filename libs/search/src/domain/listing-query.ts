@@ -92,7 +92,11 @@ const FLAG_SLUGS: Readonly<Record<string, string>> = {
   hasBalcony: 'balcony',
 };
 
-const RENT_PERIOD_WORDS: Readonly<Record<string, string>> = { month: 'a month', week: 'a week', day: 'a day' };
+const RENT_PERIOD_WORDS: Readonly<Record<string, string>> = {
+  month: 'a month',
+  week: 'a week',
+  day: 'a day',
+};
 
 const text = (value: unknown): string | null =>
   typeof value === 'string' && value.trim() !== '' ? value.trim().replace(/\s+/g, ' ') : null;
