@@ -109,7 +109,7 @@ function refOf(request: ListingMatchesRequest): ListingRef {
     throw validationFailed([{ path: 'source', message: 'source is required with listingId' }]);
   if (request.listingId === undefined)
     throw validationFailed([{ path: 'listingId', message: 'listingId is required with source' }]);
-  return { source: request.source!, id: request.listingId!, country: request.country };
+  return { source: request.source, id: request.listingId, country: request.country };
 }
 
 /** The ids and facts the boosts compare (the reference as sent and as the source answered it). */

@@ -40,7 +40,7 @@ export class ListingMatchesController {
   @ApiOkResponse({ type: ListingMatchesAnswerView })
   @ApiJsonBodyErrors(
     'VALIDATION_FAILED: both `propertyListingId` and `source`/`listingId`, or neither, or `source` ' +
-      'without `listingId`; `propertyListingId` not a UUID; an unknown `source`; a portal without ' +
+      'without `listingId`; `country` with `propertyListingId`; `propertyListingId` not a UUID; an unknown `source`; a portal without ' +
       '`country`; `maxResults` outside 1-30; a bad date, or `occurredFrom` after `occurredTo`.',
   )
   @ApiNotFoundError(
