@@ -53,7 +53,11 @@ describe('POST /v1/search', () => {
   // the shared limit is 30 a minute per organization: each test starts in a fresh minute
   beforeEach(() => t.clock.advance(MINUTE));
 
-  const note = async (key: string, leadId: number, content: string): Promise<{ id: string }> => {
+  const note = async (
+    key: string,
+    leadId: number,
+    content: string,
+  ): Promise<{ id: string; createdAt: string }> => {
     const res = await api(t, key).post(`/v1/leads/${leadId}/notes`).send({ content });
     if (res.status !== 201) throw new Error(`note: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
@@ -124,7 +128,9 @@ describe('POST /v1/search', () => {
       expect(snippet).not.toMatch(/[<>]|\*\*/);
       // a short passage is whole: nothing cut, no `…`
       const short = await onLead(lead.id, '"ziggurat view"');
-      expect(short.matches[0].evidence.map((e) => e.snippet)).toContain('Mentioned the a ziggurat view.');
+      expect(short.matches[0].evidence.map((e) => e.snippet)).toContainEqual(
+        expect.stringMatching(/^Mentioned the a ziggurat view\.?$/),
+      );
     });
 
     it('answers maxResults leads at most, and nothing for words nobody wrote', async () => {
@@ -146,11 +152,11 @@ describe('POST /v1/search', () => {
     let unassigned: LeadJson;
     let shared: LeadJson;
     let foreign: LeadJson;
-    /** Every answer of this block, to look for another agency's canary. */
+    /** Every answer to `a`'s people in this block, to look for `b`'s canary. */
     const answers: unknown[] = [];
     const searchAs = async (key: string, body: Parameters<typeof search>[2]) => {
       const res = await postSearch(t, key, body);
-      answers.push(res.body);
+      if (key !== b.admin.key) answers.push(res.body);
       return res;
     };
     const found = async (key: string, query: string): Promise<SearchAnswer> => {
@@ -231,10 +237,11 @@ describe('POST /v1/search', () => {
       const written = await note(a.member.key, lead.id, 'Loves the bougainvillea on the facade.');
       expect((await onLead(lead.id, 'bougainvillea')).matches[0].evidence).toEqual([
         {
-          snippet: 'Loves the bougainvillea on the facade.',
+          // the whole note, nothing cut (ts_headline leaves out the final full stop)
+          snippet: expect.stringMatching(/^Loves the bougainvillea on the facade\.?$/),
           source: 'note',
           sourceId: written.id,
-          occurredAt: expect.any(String),
+          occurredAt: written.createdAt,
           untrusted: false,
         },
       ]);
