@@ -14,6 +14,7 @@ import {
   search,
   SearchAnswer,
   shareLead,
+  sql,
   TestApp,
 } from '../fixtures';
 
@@ -133,6 +134,18 @@ describe('POST /v1/search', () => {
       );
     });
 
+    it('answers 10 leads unless maxResults says otherwise', async () => {
+      const leads = [];
+      for (let i = 0; i < 11; i++) {
+        const lead = await t.seed.lead(a.admin);
+        await note(a.admin.key, lead.id, `Lead ${i} keeps asking about the orangery.`);
+        leads.push(lead.id);
+      }
+      expect((await search(t, a.admin.key, { query: 'orangery' })).matches).toHaveLength(10);
+      const all = await search(t, a.admin.key, { query: 'orangery', maxResults: 30 });
+      expect(leadIdsOf(all).sort()).toEqual(leads.sort());
+    });
+
     it('answers maxResults leads at most, and nothing for words nobody wrote', async () => {
       const other = await t.seed.lead(a.admin);
       await note(a.admin.key, other.id, 'The ziggurat is what they want too.');
@@ -176,6 +189,8 @@ describe('POST /v1/search', () => {
       await note(a.admin.key, unassigned.id, 'Wants a pergola somewhere; reference tamarind.');
       await note(b.member.key, shared.id, 'Wants a pergola and a barbecue; reference persimmon.');
       await note(b.member.key, foreign.id, 'Wants a pergola in the garden; canary quandong.');
+      await bConnector.message(ext('msg'), foreign.id, 'My pergola budget is the quandong fund');
+      await bConnector.email(ext('mail'), foreign.id, 'Pergola and quandong', 'The quandong pergola, again.');
       await shareLead(t, { id: shared.id, organizationId: b.admin.organizationId }, a.member);
     });
 
@@ -207,6 +222,11 @@ describe('POST /v1/search', () => {
       expect(leadIdsOf(res.body)).toEqual([shared.id]);
       expectNotFound(await searchAs(a.colleague.key, { query: 'pergola', leadId: shared.id }), 'Lead');
       expectNotFound(await searchAs(a.admin.key, { query: 'pergola', leadId: shared.id }), 'Lead');
+      // the share withdrawn, the lead is out of reach at once
+      await sql(t, 'delete from lead_share where lead_id = ?', [shared.id]);
+      expectNotFound(await searchAs(a.member.key, { query: 'pergola', leadId: shared.id }), 'Lead');
+      expect(leadIdsOf(await found(a.member.key, 'persimmon'))).toEqual([]);
+      await shareLead(t, { id: shared.id, organizationId: b.admin.organizationId }, a.member);
     });
 
     it('leadId out of reach → 404 `Lead not found.`: another agency’s, a colleague’s or an unassigned one for a member', async () => {
@@ -221,6 +241,19 @@ describe('POST /v1/search', () => {
       // an admin reaches the unassigned lead, and only it
       const res = await searchAs(a.admin.key, { query: 'pergola', leadId: unassigned.id });
       expect(leadIdsOf(res.body)).toEqual([unassigned.id]);
+    });
+
+    it('follows reassignment at once: the new owner finds the lead, the old one no longer does', async () => {
+      const moved = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
+      await note(a.admin.key, moved.id, 'Reassignment check: a pergola and a cenote.');
+      expect(leadIdsOf(await found(a.member.key, 'cenote'))).toEqual([moved.id]);
+      await api(t, a.admin.key)
+        .put(`/v1/leads/${moved.id}/assignees`)
+        .send({ userIds: [a.colleague.userId] })
+        .expect(200);
+      expect((await found(a.member.key, 'cenote')).matches).toEqual([]);
+      expectNotFound(await searchAs(a.member.key, { query: 'cenote', leadId: moved.id }), 'Lead');
+      expect(leadIdsOf(await found(a.colleague.key, 'cenote'))).toEqual([moved.id]);
     });
 
     it('never shows another agency’s canary, whatever is asked', async () => {
@@ -267,8 +300,14 @@ describe('POST /v1/search', () => {
         expect(match.evidence[0]).toMatchObject({ source: 'task', sourceId: written.id, untrusted: false });
         expect(match.evidence[0].snippet).toContain(word);
       }
+      await api(t, a.admin.key)
+        .patch(`/v1/tasks/${written.id}`)
+        .send({ title: 'Send the pavilion plans' })
+        .expect(200);
+      expect((await onLead(lead.id, 'gazebo')).matches).toEqual([]);
+      expect((await onLead(lead.id, 'pavilion')).matches[0].evidence[0].sourceId).toBe(written.id);
       await api(t, a.admin.key).delete(`/v1/tasks/${written.id}`).expect(204);
-      for (const word of ['gazebo', 'xeriscape']) expect((await onLead(lead.id, word)).matches).toEqual([]);
+      for (const word of ['pavilion', 'xeriscape']) expect((await onLead(lead.id, word)).matches).toEqual([]);
     });
 
     it('messages: inbound untrusted, outbound not; a replaced body replaces its words', async () => {
@@ -412,9 +451,29 @@ describe('POST /v1/search', () => {
       expect(await snippetFor(plural.id, 'vivienda')).toContain('viviendas');
     });
 
-    it('knows the thesaurus: `flat` finds a note saying `piso`', async () => {
-      const lead = await spanishLead('quieren un piso luminoso');
-      expect(await snippetFor(lead.id, 'flat')).toContain('piso');
+    it('knows the thesaurus: `flat` finds a note saying `piso`, after one saying `flat`', async () => {
+      const piso = await spanishLead('quieren un piso luminoso');
+      expect(await snippetFor(piso.id, 'flat')).toContain('piso');
+      // an alternative weighs less than the caller's own word
+      const flat = await t.seed.lead(a.admin, { language: 'es' });
+      await note(
+        a.admin.key,
+        flat.id,
+        `${SMALL_TALK} Lo importante: quieren un flat luminoso. ${SMALL_TALK}`,
+      );
+      const both = await search(t, a.admin.key, { query: 'flat', maxResults: 30 });
+      expect(leadIdsOf(both).indexOf(flat.id)).toBeLessThan(leadIdsOf(both).indexOf(piso.id));
+      expect(leadIdsOf(both)).toContain(piso.id);
+    });
+
+    it('keeps "quoted words" together', async () => {
+      const together = await t.seed.lead(a.admin, { language: 'en' });
+      await note(a.admin.key, together.id, 'They want a red sea view.');
+      const apart = await t.seed.lead(a.admin, { language: 'en' });
+      await note(a.admin.key, apart.id, 'The sea was calm and the roof red.');
+      expect(leadIdsOf(await onLead(apart.id, 'red sea'))).toEqual([apart.id]);
+      expect((await onLead(apart.id, '"red sea"')).matches).toEqual([]);
+      expect(leadIdsOf(await onLead(together.id, '"red sea"'))).toEqual([together.id]);
     });
 
     it('forgives a small typo: `Marbela` finds `Marbella`', async () => {
@@ -491,6 +550,26 @@ describe('POST /v1/search', () => {
       ['a leadId as a string', { query: 'pool', leadId: '12' }, 'leadId'],
     ])('%s', async (_label, body, path) => {
       expectValidation(await postSearch(t, a.admin.key, body), path);
+    });
+
+    it('reads any text as words: search syntax, SQL and symbols never fail the request', async () => {
+      const lead = await t.seed.lead(a.admin);
+      await note(a.admin.key, lead.id, 'The pool needs a new pump.');
+      for (const query of [
+        '"unclosed quote pool',
+        'pool & pump | !(heater)',
+        'pool:* <-> pump',
+        "'; drop table leads; --",
+        '-pool or',
+        '!!! ??? ...',
+        '%_\\ ~^`',
+        'the and of',
+        '🏊 pool',
+      ]) {
+        const res = await postSearch(t, a.admin.key, { query, leadId: lead.id });
+        expect({ query, status: res.status }).toEqual({ query, status: 200 });
+      }
+      expect(leadIdsOf(await onLead(lead.id, 'pool & pump | !(heater)'))).toEqual([lead.id]);
     });
 
     it('a body that is no object (a JSON array)', async () => {
