@@ -534,6 +534,10 @@ describe('POST /v1/search', () => {
       expect(await within({ occurredTo: '2026-03-10' })).toEqual([late]);
       expect(await within({ occurredFrom: '2026-03-11' })).toEqual([early, noon].sort());
       expect(await within({ occurredFrom: '2026-03-13' })).toEqual([]);
+      // a date-time from inside the `to` date's day: the rest of that day
+      expect(await within({ occurredFrom: '2026-03-11T00:15:00Z', occurredTo: '2026-03-11' })).toEqual([
+        early,
+      ]);
     });
 
     it('date-times bound to the instant, offsets read', async () => {
