@@ -281,7 +281,7 @@ describe('search index: incremental writes, reindex, search rate', () => {
       ]);
     });
 
-    it('an analysis is one text, one item per line, trusted, in the lead’s language, dated the call', async () => {
+    it('an analysis is one text, one item per line, trusted, in the lead’s language, dated the call (as it moves)', async () => {
       const lead = await t.seed.lead(a.admin, { language: 'fr' });
       const id = ext('c');
       const created = await upsert(`calls/${id}`, call(lead.id));
@@ -296,6 +296,13 @@ describe('search index: incremental writes, reindex, search rate', () => {
           untrusted: false,
         },
       ]);
+      // the connector corrects the call's start: the passages of its texts move with it
+      await upsert(`calls/${id}/transcript`, { transcript: 'Bonjour', detectedLanguage: 'fr' });
+      await upsert(`calls/${id}`, call(lead.id, '2026-11-19T09:00:00.000Z'));
+      for (const kind of ['analysis', 'transcript'])
+        expect((await chunksOf(kind, created.id)).map((c) => c.occurred_at)).toEqual([
+          '2026-11-19T09:00:00.000Z',
+        ]);
     });
   });
 

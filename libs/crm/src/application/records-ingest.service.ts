@@ -11,7 +11,7 @@ import {
   validationFailed,
 } from '@app/platform';
 import { LeadEvents } from '../extension-points/lead-events';
-import { type SearchDocument, SearchIndexing } from '../extension-points/search-indexer';
+import { SearchIndexing } from '../extension-points/search-indexer';
 import { type Direction, type EmailSource, emailDirection } from '../domain/records';
 import type { UpsertResultJson } from '../views/record-upsert.view';
 import { LeadFactsService } from './lead-facts.service';
@@ -26,7 +26,13 @@ import {
   transcriptStatement,
   UpsertRow,
 } from './records.sql';
-import { analysisDocument, emailDocument, messageDocument, transcriptDocument } from './search-documents';
+import {
+  analysisDocument,
+  emailDocument,
+  messageDocument,
+  SearchDocuments,
+  transcriptDocument,
+} from './search-documents';
 
 /** `PUT /integrations/v1/calls/{externalId}` as the service takes it. */
 export interface CallInput extends LeadLink {
@@ -84,6 +90,13 @@ export interface AnalysisInput {
   analyzedAt: string;
 }
 
+/** A stored record as its search document names it. */
+interface OwnedRecord {
+  id: string;
+  organizationId: string;
+  leadId: number;
+}
+
 const instant = (value: string | undefined): Date | null => (value === undefined ? null : new Date(value));
 
 /** Either the id or the email of a person, not both (400 names the pair). */
@@ -115,6 +128,7 @@ export class RecordsIngestService {
     private readonly clock: Clock,
     private readonly events: LeadEvents,
     private readonly search: SearchIndexing,
+    private readonly documents: SearchDocuments,
   ) {}
 
   /** A call's first write (every call status is final) publishes `call_ended` after the commit. */
@@ -124,24 +138,34 @@ export class RecordsIngestService {
     input: CallInput,
   ): Promise<UpsertResultJson> {
     const owner = onePerson({ ...input }, 'ownerUserId', 'ownerEmail');
-    const result = await this.write(caller, input, 'call', (leadId, id, now) =>
-      callUpsertStatement({
-        ...this.key(caller, externalId),
-        id,
-        leadId,
-        actor: caller.actor,
-        now,
-        ownerUserId: owner.id,
-        ownerEmail: owner.email,
-        direction: input.direction,
-        status: input.status,
-        outcome: input.outcome ?? null,
-        endedReason: input.endedReason ?? null,
-        durationSeconds: input.durationSeconds,
-        hasRecording: input.hasRecording,
-        startedAt: new Date(input.startedAt),
-        endedAt: instant(input.endedAt),
-      }),
+    const result = await this.write(
+      caller,
+      input,
+      'call',
+      (leadId, id, now) =>
+        callUpsertStatement({
+          ...this.key(caller, externalId),
+          id,
+          leadId,
+          actor: caller.actor,
+          now,
+          ownerUserId: owner.id,
+          ownerEmail: owner.email,
+          direction: input.direction,
+          status: input.status,
+          outcome: input.outcome ?? null,
+          endedReason: input.endedReason ?? null,
+          durationSeconds: input.durationSeconds,
+          hasRecording: input.hasRecording,
+          startedAt: new Date(input.startedAt),
+          endedAt: instant(input.endedAt),
+        }),
+      // a call has no text, but its transcript's and analysis's passages are dated by its start
+      async (em, record, created) => {
+        if (created) return;
+        const redated = await this.documents.redatedCall(em, record.organizationId, record.id);
+        await this.search.upsertSources(em, redated);
+      },
     );
     if (result.created) {
       await this.events.publish({
@@ -183,7 +207,10 @@ export class RecordsIngestService {
           sentByEmail: sender.email,
         }),
       // the stored direction is the one sent: a write with another one is refused
-      (record) => messageDocument({ ...record, body: input.body, direction: input.direction, at }),
+      (em, record) =>
+        this.search.upsertSources(em, [
+          messageDocument({ ...record, body: input.body, direction: input.direction, at }),
+        ]),
     );
   }
 
@@ -221,15 +248,17 @@ export class RecordsIngestService {
           messageAt,
           capturedAt: instant(input.capturedAt),
         }),
-      (record) =>
-        emailDocument({
-          ...record,
-          subject: input.subject,
-          bodyText: input.bodyText,
-          source: input.source,
-          captureDirection,
-          messageAt,
-        }),
+      (em, record) =>
+        this.search.upsertSources(em, [
+          emailDocument({
+            ...record,
+            subject: input.subject,
+            bodyText: input.bodyText,
+            source: input.source,
+            captureDirection,
+            messageAt,
+          }),
+        ]),
     );
   }
 
@@ -311,13 +340,13 @@ export class RecordsIngestService {
     };
   }
 
-  /** The lead link, the upsert, its search passages (`document`), the facts: one transaction. */
+  /** The lead link, the upsert, its search passages (`index`), the facts: one transaction. */
   private write(
     caller: IntegrationPrincipal,
     link: LeadLink,
     kind: string,
     statement: (leadId: number, id: string, now: Date) => Statement,
-    document?: (record: { id: string; organizationId: string; leadId: number }) => SearchDocument,
+    index: (em: EntityManager, record: OwnedRecord, created: boolean) => Promise<void>,
   ): Promise<UpsertResultJson> {
     return this.em.transactional(async (em) => {
       const leadId = await this.links.resolve(caller, {
@@ -331,10 +360,8 @@ export class RecordsIngestService {
         throw conflict(
           `This ${kind} was stored on another lead or with another direction; neither can change.`,
         );
-      if (document) {
-        const record = { id: row.id, organizationId: caller.organizationId, leadId: Number(row.lead_id) };
-        await this.search.upsertSources(em, [document(record)]);
-      }
+      const record = { id: row.id, organizationId: caller.organizationId, leadId: Number(row.lead_id) };
+      await index(em, record, row.created);
       await this.facts.recompute(em, caller.organizationId, leadId, now);
       return { id: row.id, leadId: Number(row.lead_id), created: row.created };
     });

@@ -70,6 +70,22 @@ export function orphanChunksStatement(organizationId: string, kind: SearchSource
   };
 }
 
+/**
+ * A call whose start moved after its transcript or analysis was indexed: its texts, so their
+ * passages take the new date; no row when the passages already carry the call's start.
+ */
+export function redatedCallStatement(organizationId: string, callId: string): Statement {
+  return {
+    sql: `select r.id, r.lead_id, r.transcript, r.detected_language, r.analysis, r.started_at
+            from calls r
+           where r.organization_id = ? and r.id = ?
+             and exists (select 1 from search_chunk c
+                          where c.organization_id = r.organization_id and c.source_kind in ('transcript', 'analysis')
+                            and c.source_id = r.id and c.occurred_at <> r.started_at)`,
+    params: [organizationId, callId],
+  };
+}
+
 /** How many passages the organization's index holds. */
 export function chunkCountStatement(organizationId: string): Statement {
   return {

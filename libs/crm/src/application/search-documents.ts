@@ -20,6 +20,7 @@ import {
 import {
   chunkCountStatement,
   orphanChunksStatement,
+  redatedCallStatement,
   SEARCH_PAGE_SIZE,
   searchSourcePageStatement,
 } from './search-documents.sql';
@@ -225,6 +226,18 @@ export class SearchDocuments {
   ): Promise<SearchDocument[]> {
     const rows = await preparedRows<SourceRow>(em, searchSourcePageStatement(organizationId, kind, afterId));
     return rows.map((row) => documentOfRow(organizationId, kind, row));
+  }
+
+  /**
+   * A call's transcript and analysis documents when their passages no longer carry the call's
+   * start (a connector corrected `startedAt`); none otherwise. In the write's transaction.
+   */
+  async redatedCall(em: EntityManager, organizationId: string, callId: string): Promise<SearchDocument[]> {
+    const [row] = await preparedRows<SourceRow>(em, redatedCallStatement(organizationId, callId));
+    if (!row) return [];
+    return (['transcript', 'analysis'] as const)
+      .filter((kind) => row[kind] != null)
+      .map((kind) => documentOfRow(organizationId, kind, row));
   }
 
   /** Rebuilds every passage of the organization with `indexer` (the search context's). */
