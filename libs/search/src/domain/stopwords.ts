@@ -21,7 +21,7 @@ const WORDS = {
     hemos había haber hay muy ya también como cuando donde qué quien cual cuál si sí`,
   it: `il lo la i gli le un uno una e ed o od ma che di del dello della dei degli delle da dal dallo
     dalla dai dagli dalle in nel nello nella nei negli nelle con col su sul sullo sulla sui sugli sulle
-    per tra fra a al allo alla ai agli alle ad dell all dall nell sull l d un è sono era erano
+    per tra fra senza a al allo alla ai agli alle ad dell all dall nell sull l d un è sono era erano
     essere ho hai ha sei abbiamo avete hanno mi ti ci vi si ne noi voi lui lei loro suo sua suoi sue mio
     mia miei mie questo questa questi queste quello quella non come quando dove anche molto`,
   pt: `o os a as um uma uns umas e ou mas que de do da dos das em no na nos nas ao aos à às pelo pela
