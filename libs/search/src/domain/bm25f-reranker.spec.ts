@@ -141,6 +141,16 @@ describe('Bm25fReranker', () => {
     const withPhrase = reranker.rerank(candidates, { ...queryOf('garden'), phrase: ['garden'] }, NOW);
     const withoutPhrase = reranker.rerank(candidates, { ...queryOf('garden'), phrase: [] }, NOW);
     expect(withPhrase.ranked.map((s) => s.score)).toEqual(withoutPhrase.ranked.map((s) => s.score));
+
+    // a query of stop words only: the phrase alone orders
+    const toBe = chunk('Whether to be or not');
+    const stopWords = reranker.rerank(
+      [chunk('Be quick to call'), toBe],
+      { concepts: [], phrase: ['to', 'be'] },
+      NOW,
+    );
+    expect(stopWords.ranked[0].candidate).toBe(toBe);
+    expect(stopWords.ranked[1].score).toBe(0);
   });
 
   it('prefers the passage where the concepts stand close together', () => {
@@ -150,6 +160,24 @@ describe('Bm25fReranker', () => {
     const far = chunk('Pool, then a long talk about schools, transport, prices, taxes and the notary garden');
     const { ranked } = reranker.rerank([far, close, ...filler()], queryOf('garden pool'), NOW);
     expect(texts(ranked).slice(0, 2)).toEqual([close.text, far.text]);
+    expect(ranked[0].score).toBeGreaterThan(ranked[1].score);
+  });
+
+  it('lines up field B with field A (shifted by the highest A position) to measure proximity across fields', () => {
+    // "house" is only a stem (field A), "near" only a plain word (field B, a stop word in A).
+    // Lined up, "Houses near …" has them adjacent; compared raw, "Near … houses" would look closer.
+    const filling = Array.from({ length: 20 }, (_, i) => `word${i}`).join(' ');
+    const adjacent = chunk(`Houses near ${filling}`);
+    const apart = chunk(`Near ${filling} houses`);
+    const query: RerankQuery = {
+      concepts: [
+        { alternatives: [{ lexemes: [['house']], weight: 1 }] },
+        { alternatives: [{ lexemes: [['near']], weight: 1 }] },
+      ],
+      phrase: [],
+    };
+    const { ranked } = reranker.rerank([apart, adjacent, ...filler()], query, NOW);
+    expect(texts(ranked).slice(0, 2)).toEqual([adjacent.text, apart.text]);
     expect(ranked[0].score).toBeGreaterThan(ranked[1].score);
   });
 

@@ -123,7 +123,8 @@ export class Bm25fReranker extends Reranker {
       idf[c] = Math.log(1 + (candidates.length - holding + 0.5) / (holding + 0.5));
       maxIdf = Math.max(maxIdf, idf[c]);
     }
-    const unit = (K1 + 1) * maxIdf;
+    // Nothing matched anywhere (a query of stop words): only the phrase can tell passages apart.
+    const unit = (K1 + 1) * (maxIdf > 0 ? maxIdf : 1);
 
     const scored: { candidate: T; score: number; order: number }[] = candidates.map((candidate, i) => {
       const m = matches[i];

@@ -82,6 +82,8 @@ export function parseTsvector(text: string, keep?: LexemeFilter): ParsedTsvector
   const minimum = [0, 0, 0, 0];
   const maximum = [0, 0, 0, 0];
   const length = text.length;
+  // Without a backslash anywhere (the usual case), a lexeme's end is found by the native indexOf.
+  const noBackslash = text.indexOf('\\') === -1;
   let i = 0;
 
   while (i < length) {
@@ -101,6 +103,10 @@ export function parseTsvector(text: string, keep?: LexemeFilter): ParsedTsvector
       from = i;
       let start = i;
       for (;;) {
+        if (noBackslash) {
+          i = text.indexOf("'", i);
+          if (i === -1) unreadable(length, 'unterminated lexeme');
+        }
         if (i >= length) unreadable(i, 'unterminated lexeme');
         const c = text.charCodeAt(i);
         if (c === BACKSLASH) {
