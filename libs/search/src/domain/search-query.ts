@@ -40,7 +40,7 @@ export interface QueryPlan {
   terms: string[];
   /** The caller's words in order, stop words included: the exact-phrase bonus looks for them. */
   phraseWords: string[];
-  /** The caller's words the trigram pass tries (typos, names): no stop words, at least 4 letters. */
+  /** The caller's words outside quotes the trigram pass tries (typos, names): no stop words, at least 4 letters. */
   trigramWords: string[];
 }
 
@@ -107,8 +107,10 @@ export function planQuery(query: string, options: { maxAlternativesPerConcept?: 
       ...drafts.flatMap((draft) => draft.expansions),
     ]),
     phraseWords: callerWords.slice(0, PLAN_LIMITS.phraseWords),
+    // quoted words are meant exactly: the typo pass leaves them out
     trigramWords: distinctTexts(
-      callerWords
+      segments
+        .flatMap((segment) => (segment.quoted ? [] : segment.words))
         .filter((word) => !isStopWord(word) && [...word].length >= PLAN_LIMITS.trigramMinChars)
         .map((word) => [word]),
     ).slice(0, PLAN_LIMITS.trigramWords),
