@@ -85,6 +85,10 @@ export function analyzeStatement(organizationId: string, terms: string[], extra:
   };
 }
 
+/** The query text under each configuration (one text for all, or one each). */
+const perConfig = (configs: string[], websearch: string | string[]): string[] =>
+  typeof websearch === 'string' ? configs.map(() => websearch) : websearch;
+
 const filterSql = (alias: string, filters: SearchFilters): Statement => {
   const sql: string[] = [];
   const params: unknown[] = [];
@@ -112,14 +116,15 @@ const filterSql = (alias: string, filters: SearchFilters): Statement => {
 export function retrieveStatement(
   reach: SearchReach,
   configs: string[],
-  websearch: string,
+  websearch: string | string[],
   filters: SearchFilters,
 ): Statement {
   const own = filterSql('c', filters);
   const shared = filterSql('c', filters);
   return {
     sql: `with q as (
-            select search_tsquery_or(websearch_to_tsquery(cfg::regconfig, ?)) as tq from unnest(?::text[]) cfg
+            select search_tsquery_or(websearch_to_tsquery(x.cfg::regconfig, x.text)) as tq
+              from unnest(?::text[], ?::text[]) x(cfg, text)
           ), matches as (
             (select c.id, c.lead_id, c.source_kind, c.source_id, c.occurred_at, c.untrusted, c.tsv
                from search_chunk c
@@ -146,8 +151,8 @@ export function retrieveStatement(
            order by rank desc, m.occurred_at desc, m.id desc
            limit ${CANDIDATES}`,
     params: [
-      websearch,
       configs,
+      perConfig(configs, websearch),
       reach.organizationId,
       ...own.params,
       ...reach.own.params,
@@ -227,11 +232,12 @@ export function headlineStatement(
   reach: SearchReach,
   chunkIds: string[],
   configs: string[],
-  websearch: string,
+  websearch: string | string[],
 ): Statement {
   return {
     sql: `with q as (
-            select search_tsquery_or(websearch_to_tsquery(cfg::regconfig, ?)) as tq from unnest(?::text[]) cfg
+            select search_tsquery_or(websearch_to_tsquery(x.cfg::regconfig, x.text)) as tq
+              from unnest(?::text[], ?::text[]) x(cfg, text)
           )
           select c.id, c.text,
                  ts_headline(search_config(c.language), c.text, q.tq,
@@ -241,6 +247,6 @@ export function headlineStatement(
              and (c.organization_id = ?
                   or exists (select 1 from (${reach.shared.sql}) s
                               where s.organization_id = c.organization_id and s.lead_id = c.lead_id))`,
-    params: [websearch, configs, chunkIds, reach.organizationId, ...reach.shared.params],
+    params: [configs, perConfig(configs, websearch), chunkIds, reach.organizationId, ...reach.shared.params],
   };
 }

@@ -198,14 +198,18 @@ function expand(drafts: Draft[], perConcept: number): void {
 }
 
 /**
- * Every alternative joined by ` or `; a phrase in double quotes. The words hold only letters and
- * digits, so nothing else is an operator; `or` alone would be one, so it goes in quotes.
+ * Every alternative (those `keep` accepts) joined by ` or `; a phrase in double quotes. The words
+ * hold only letters and digits, so nothing else is an operator; `or` alone would be one, so it
+ * goes in quotes.
  */
-function websearchOf(concepts: QueryConcept[]): string {
+export function websearchOf(
+  concepts: QueryConcept[],
+  keep: (alternative: ConceptAlternative) => boolean = () => true,
+): string {
   const parts = concepts.flatMap((concept) =>
-    concept.alternatives.map(({ words }) =>
-      words.length === 1 && words[0] !== 'or' ? words[0] : `"${words.join(' ')}"`,
-    ),
+    concept.alternatives
+      .filter(keep)
+      .map(({ words }) => (words.length === 1 && words[0] !== 'or' ? words[0] : `"${words.join(' ')}"`)),
   );
   return [...new Set(parts)].join(' or ');
 }
