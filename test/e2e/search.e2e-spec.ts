@@ -507,6 +507,19 @@ describe('POST /v1/search', () => {
       const anywhere = await search(t, a.admin.key, { query: 'Marbela', maxResults: 30 });
       expect(leadIdsOf(anywhere)).toContain(lead.id);
     });
+
+    it('a typo’s evidence shows the passage around the word it matched', async () => {
+      const lead = await t.seed.lead(a.admin);
+      const filler = (word: string) => Array.from({ length: 40 }, (_, i) => `${word}${i}`).join(' ');
+      await note(
+        a.admin.key,
+        lead.id,
+        `${filler('alpha')} They fell for Benahavís last spring. ${filler('omega')}`,
+      );
+      const [match] = (await onLead(lead.id, 'Benahaviz')).matches;
+      expect(match.evidence[0].snippet).toContain('Benahavís');
+      expect(match.evidence[0].snippet).toMatch(/^….*…$/);
+    });
   });
 
   describe('dates: occurredFrom and occurredTo', () => {

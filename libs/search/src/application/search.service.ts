@@ -7,7 +7,7 @@ import { Reranker, RerankCandidate, RerankQuery, Scored } from '../domain/rerank
 import { planQuery, QueryPlan, websearchOf } from '../domain/search-query';
 import { isStopWord } from '../domain/stopwords';
 import type { SearchSourceKind } from '../domain/search-source';
-import { snippetOf } from '../domain/snippet';
+import { fuzzySnippetOf, snippetOf } from '../domain/snippet';
 import type { SearchAnswerJson, SearchMatchJson } from '../views/search.view';
 import {
   analyzeStatement,
@@ -52,7 +52,15 @@ interface Candidate extends RerankCandidate {
 interface LeadGroup {
   leadId: number;
   score: number;
-  chunks: { id: string; source: SearchSourceKind; sourceId: string; occurredAt: Date; untrusted: boolean }[];
+  chunks: {
+    id: string;
+    source: SearchSourceKind;
+    sourceId: string;
+    occurredAt: Date;
+    untrusted: boolean;
+  }[];
+  /** Found by the trigram pass: its passages hold the query's words only approximately. */
+  fuzzy: boolean;
   matchCount: number;
   sourceCount: number;
 }
@@ -147,7 +155,7 @@ export class SearchService implements OnApplicationBootstrap {
     }
     if (options.leadBoosts) await boost(groups, options.leadBoosts);
     const shown = groups.slice(0, maxResults);
-    const snippets = await this.snippets(reach, shown, analyzed.configs, websearch);
+    const snippets = await this.snippets(reach, shown, analyzed.configs, websearch, plan.trigramWords);
     return {
       matches: shown.map((group) => toMatch(group, snippets)),
       tookMs: Math.round(performance.now() - started),
@@ -186,6 +194,7 @@ export class SearchService implements OnApplicationBootstrap {
         chunks: [],
         matchCount: 0,
         sourceCount: 0,
+        fuzzy: true,
       };
       group.chunks.push({
         id: row.id,
@@ -206,14 +215,23 @@ export class SearchService implements OnApplicationBootstrap {
     shown: LeadGroup[],
     configs: string[],
     websearch: string[],
+    trigramWords: string[],
   ): Promise<Map<string, string>> {
     const ids = shown.flatMap((g) => g.chunks.slice(0, EVIDENCE_PER_LEAD).map((c) => c.id));
     if (ids.length === 0) return new Map();
+    const fuzzy = new Set(shown.filter((g) => g.fuzzy).flatMap((g) => g.chunks.map((c) => c.id)));
     const rows = await preparedRows<{ id: string; text: string; headline: string }>(
       this.em,
       headlineStatement(reach, ids, configs, websearch),
     );
-    return new Map(rows.map((row) => [String(row.id), snippetOf(row.text, row.headline)]));
+    return new Map(
+      rows.map((row) => [
+        String(row.id),
+        fuzzy.has(String(row.id))
+          ? fuzzySnippetOf(row.text, trigramWords)
+          : snippetOf(row.text, row.headline),
+      ]),
+    );
   }
 }
 
@@ -300,6 +318,7 @@ function groupByLead(ranked: Scored<Candidate>[]): LeadGroup[] {
       chunks: [],
       matchCount: candidate.organizationLeadMatches,
       sourceCount: candidate.organizationLeadKinds,
+      fuzzy: false,
     };
     group.chunks.push({
       id: candidate.chunkId,

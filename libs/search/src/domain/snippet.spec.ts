@@ -1,4 +1,4 @@
-import { snippetOf } from './snippet';
+import { fuzzySnippetOf, snippetOf } from './snippet';
 
 describe('snippetOf', () => {
   it('keeps a whole short text as it is', () => {
@@ -21,5 +21,20 @@ describe('snippetOf', () => {
     expect(snippet.replace('…', '').split(' ')).toHaveLength(30);
     expect(snippet.endsWith('…')).toBe(true);
     expect(snippet.startsWith('…')).toBe(false);
+  });
+});
+
+describe('fuzzySnippetOf', () => {
+  it('shows the words around the one most like the query word', () => {
+    const text = `${Array.from({ length: 50 }, (_, i) => `w${i}`).join(' ')} Looking in Marbella near the old town. ${Array.from({ length: 50 }, (_, i) => `v${i}`).join(' ')}`;
+    const snippet = fuzzySnippetOf(text, ['marbela']);
+    expect(snippet).toContain('Marbella');
+    expect(snippet.startsWith('…')).toBe(true);
+    expect(snippet.endsWith('…')).toBe(true);
+    expect(snippet.replace(/…/g, '').split(' ')).toHaveLength(30);
+  });
+
+  it('keeps a short text whole', () => {
+    expect(fuzzySnippetOf('Looking in Marbella.', ['marbela'])).toBe('Looking in Marbella.');
   });
 });

@@ -21,3 +21,34 @@ export function snippetOf(text: string, headline: string): string {
   const body = words.join(' ');
   return `${startsText ? '' : '…'}${body}${endsText ? '' : '…'}`;
 }
+
+const trigramsOf = (word: string): Set<string> => {
+  const padded = `  ${word} `;
+  const grams = new Set<string>();
+  for (let i = 0; i + 3 <= padded.length; i++) grams.add(padded.slice(i, i + 3));
+  return grams;
+};
+
+const likeness = (a: Set<string>, b: Set<string>): number => {
+  let shared = 0;
+  for (const gram of a) if (b.has(gram)) shared++;
+  return shared / (a.size + b.size - shared);
+};
+
+/**
+ * A passage the trigram pass found holds no word of the query as such, so its headline would be
+ * its start: the 30 words around the word most like one of `words` (trigram likeness) instead.
+ */
+export function fuzzySnippetOf(text: string, words: string[]): string {
+  const textWords = text.split(/\s+/).filter((w) => w !== '');
+  const wanted = words.map((w) => trigramsOf(bare(w)));
+  let best = 0;
+  let bestScore = -1;
+  textWords.forEach((word, i) => {
+    const grams = trigramsOf(bare(word).normalize('NFD').replace(/\p{M}/gu, ''));
+    const score = Math.max(...wanted.map((w) => likeness(w, grams)));
+    if (score > bestScore) [best, bestScore] = [i, score];
+  });
+  const start = Math.max(0, Math.min(best - Math.floor(SNIPPET_WORDS / 3), textWords.length - SNIPPET_WORDS));
+  return snippetOf(text, textWords.slice(start, start + SNIPPET_WORDS).join(' '));
+}
