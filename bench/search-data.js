@@ -1628,7 +1628,8 @@ async function buildSearchData({ databaseUrl, organizationId, leadIds, db, event
       const step = generator.next();
       generateMs += Date.now() - g0;
       if (step.done) {
-        result = step.value;
+        // (the other loader asks again after the end: undefined then)
+        result ??= step.value;
         return null;
       }
       return step.value;
@@ -1637,7 +1638,9 @@ async function buildSearchData({ databaseUrl, organizationId, leadIds, db, event
     await Promise.all(
       loaders.map(async (client) => {
         for (let batch = next(); batch; batch = next()) {
-          chunks += await insertBatch(client, organizationId, batch);
+          // (read after the await: the other loader adds meanwhile)
+          const added = await insertBatch(client, organizationId, batch);
+          chunks += added;
           records += batch.length;
           if (records % 100_000 < BATCH)
             log(
