@@ -1,7 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, ConfigModule, DatabaseModule } from '@app/platform';
-import { LeadFactsService } from '@app/crm';
+import { LeadFactsService, SearchDocuments } from '@app/crm';
 import { IdentityModule } from '@app/identity';
+import { ChunkIndexer } from '@app/search';
 import { DemoSeeder } from './seed/demo-seeder';
 
 /** What operator commands call: the database (migrated at start when embedded) and the contexts. */
@@ -11,8 +12,9 @@ export class OpsModule {
     return {
       module: OpsModule,
       imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(), IdentityModule],
-      // the lead facts need only the database: the CRM's HTTP side stays out of the CLI
-      providers: [DemoSeeder, LeadFactsService],
+      // the lead facts, the CRM's searchable records and search's indexer need only the database:
+      // the CRM's HTTP side (SearchModule imports the whole CrmModule) stays out of the CLI
+      providers: [DemoSeeder, LeadFactsService, SearchDocuments, ChunkIndexer],
     };
   }
 }

@@ -29,6 +29,7 @@ import { TimelineQueries } from './application/timeline.queries';
 import { RecordsIngestService } from './application/records-ingest.service';
 import { RecordsQueries } from './application/records.queries';
 import { RecordsTimelineSource } from './application/records.timeline-source';
+import { SearchDocuments } from './application/search-documents';
 import { Deal, DealParticipant } from './domain/deal.entity';
 import { WorkingHoursService } from './application/working-hours.service';
 import { ExternalId } from './domain/external-id.entity';
@@ -128,6 +129,8 @@ export const CRM_ENTITIES = [
     ListingReadabilityCheck,
     // the SearchIndexer search marks; every searchable write calls it in its transaction
     SearchIndexing,
+    // the searchable records in pages, for `search:reindex`
+    SearchDocuments,
   ],
   exports: [
     LeadAccess,
@@ -144,6 +147,7 @@ export const CRM_ENTITIES = [
     RoutingLeads,
     ListingReadabilityCheck,
     SearchIndexing,
+    SearchDocuments,
   ],
 })
 export class CrmModule {}

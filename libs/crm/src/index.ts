@@ -39,6 +39,8 @@ export {
   type SearchIndexer,
   type SearchSourceKind,
 } from './extension-points/search-indexer';
+export { SearchDocuments, type SearchReindexJson } from './application/search-documents';
+export { searchSourcePageStatement } from './application/search-documents.sql';
 export type { ExternalKind } from './domain/external-id.entity';
 export type { IntakeResultJson } from './views/intake.view';
 export { UpsertResultView, type UpsertResultJson } from './views/record-upsert.view';

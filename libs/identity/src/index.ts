@@ -10,7 +10,7 @@ export { OrganizationsService } from './application/organizations.service';
 export { TagsService } from './application/tags.service';
 export { TeamsService } from './application/teams.service';
 export { grantableScopes } from './domain/api-key.rules';
-export type { OrganizationState } from './views/organization.view';
+export type { OrganizationSearchRate, OrganizationState } from './views/organization.view';
 export {
   PeopleDirectory,
   type Directory,

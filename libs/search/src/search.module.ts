@@ -15,7 +15,7 @@ import { SearchController } from './http/search.controller';
 @Module({
   imports: [CrmModule],
   controllers: [SearchController],
-  providers: [ChunkIndexer, SearchService, { provide: Reranker, useClass: Bm25fReranker }],
+  providers: [ChunkIndexer, SearchService, { provide: Reranker, useFactory: () => new Bm25fReranker() }],
   exports: [ChunkIndexer],
 })
 export class SearchModule {}

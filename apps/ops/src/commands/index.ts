@@ -4,6 +4,8 @@ import { migrateCommand } from './migrate.command';
 import { OpsCommand } from './ops-command';
 import { orgCommand } from './org.command';
 import { planCommand } from './plan.command';
+import { searchRateCommand } from './search-rate.command';
+import { searchReindexCommand } from './search-reindex.command';
 import { seedDemoCommand } from './seed-demo.command';
 
 export * from './ops-command';
@@ -16,4 +18,6 @@ export const OPS_COMMANDS: OpsCommand[] = [
   keyRateCommand,
   seedDemoCommand,
   factsRebuildCommand,
+  searchReindexCommand,
+  searchRateCommand,
 ];

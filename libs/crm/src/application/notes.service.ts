@@ -4,9 +4,14 @@ import { Clock, forbidden, isAdmin, ListResult, Principal, wholeList } from '@ap
 import { Note } from '../domain/note.entity';
 import { NoteRepository } from '../domain/note.repository';
 import { NoteJson, toNoteJson } from '../views/note.view';
+import { SearchIndexing } from '../extension-points/search-indexer';
 import { LeadAccess } from './lead-access';
+import { noteDocument } from './search-documents';
 
-/** Notes on leads. Anyone who reaches the lead reads and edits; a member deletes only own notes. */
+/**
+ * Notes on leads. Anyone who reaches the lead reads and edits; a member deletes only own notes.
+ * Each write and its search passages commit together (issue 18 item 2).
+ */
 @Injectable()
 export class NotesService {
   constructor(
@@ -14,6 +19,7 @@ export class NotesService {
     private readonly notes: NoteRepository,
     private readonly access: LeadAccess,
     private readonly clock: Clock,
+    private readonly search: SearchIndexing,
   ) {}
 
   async list(actor: Principal, leadId: number): Promise<ListResult<NoteJson>> {
@@ -32,14 +38,20 @@ export class NotesService {
       { organizationId: actor.organizationId, leadId, authorId: actor.userId, content },
       this.clock.now(),
     );
-    await this.em.persist(note).flush();
+    await this.em.transactional(async (em) => {
+      await em.persist(note).flush();
+      await this.search.upsertSources(em, [noteDocument(note)]);
+    });
     return toNoteJson(note);
   }
 
   async edit(actor: Principal, noteId: string, content: string): Promise<NoteJson> {
     const note = await this.access.noteOnReachableLead(actor, noteId);
     note.edit(content, this.clock.now());
-    await this.em.flush();
+    await this.em.transactional(async (em) => {
+      await em.flush();
+      await this.search.upsertSources(em, [noteDocument(note)]);
+    });
     return toNoteJson(note);
   }
 
@@ -47,6 +59,9 @@ export class NotesService {
     const note = await this.access.noteOnReachableLead(actor, noteId);
     if (!note.isDeletableBy(actor.userId, isAdmin(actor)))
       throw forbidden('A member can delete only their own notes.');
-    await this.em.remove(note).flush();
+    await this.em.transactional(async (em) => {
+      await em.remove(note).flush();
+      await this.search.removeSources(em, note.organizationId, 'note', [note.id]);
+    });
   }
 }

@@ -11,12 +11,14 @@ import {
   validationFailed,
 } from '@app/platform';
 import { LeadEvents } from '../extension-points/lead-events';
+import { SearchIndexing } from '../extension-points/search-indexer';
 import { type Direction, type EmailSource, emailDirection } from '../domain/records';
 import type { UpsertResultJson } from '../views/record-upsert.view';
 import { LeadFactsService } from './lead-facts.service';
 import { LeadLink, LeadLinks } from './lead-links';
 import {
   analysisStatement,
+  CallPartRow,
   callUpsertStatement,
   emailUpsertStatement,
   messageUpsertStatement,
@@ -24,6 +26,13 @@ import {
   transcriptStatement,
   UpsertRow,
 } from './records.sql';
+import {
+  analysisDocument,
+  emailDocument,
+  messageDocument,
+  SearchDocuments,
+  transcriptDocument,
+} from './search-documents';
 
 /** `PUT /integrations/v1/calls/{externalId}` as the service takes it. */
 export interface CallInput extends LeadLink {
@@ -81,6 +90,13 @@ export interface AnalysisInput {
   analyzedAt: string;
 }
 
+/** A stored record as its search document names it. */
+interface OwnedRecord {
+  id: string;
+  organizationId: string;
+  leadId: number;
+}
+
 const instant = (value: string | undefined): Date | null => (value === undefined ? null : new Date(value));
 
 /** Either the id or the email of a person, not both (400 names the pair). */
@@ -99,8 +115,9 @@ function onePerson(
 /**
  * Calls, chat messages and emails pushed by connectors, upserted by their id (INTERFACES.md
  * "Upserts"). One transaction per write: the lead link (maybe a lead intake), the upsert, the
+ * record's search passages (replaced whole: a later write of the record replaces its text), the
  * lead's facts. The timeline reads the records themselves, so its entry exists from the first
- * write and only once.
+ * write and only once. Calls themselves carry no text: their transcript and analysis do.
  */
 @Injectable()
 export class RecordsIngestService {
@@ -110,6 +127,8 @@ export class RecordsIngestService {
     private readonly facts: LeadFactsService,
     private readonly clock: Clock,
     private readonly events: LeadEvents,
+    private readonly search: SearchIndexing,
+    private readonly documents: SearchDocuments,
   ) {}
 
   /** A call's first write (every call status is final) publishes `call_ended` after the commit. */
@@ -119,24 +138,34 @@ export class RecordsIngestService {
     input: CallInput,
   ): Promise<UpsertResultJson> {
     const owner = onePerson({ ...input }, 'ownerUserId', 'ownerEmail');
-    const result = await this.write(caller, input, 'call', (leadId, id, now) =>
-      callUpsertStatement({
-        ...this.key(caller, externalId),
-        id,
-        leadId,
-        actor: caller.actor,
-        now,
-        ownerUserId: owner.id,
-        ownerEmail: owner.email,
-        direction: input.direction,
-        status: input.status,
-        outcome: input.outcome ?? null,
-        endedReason: input.endedReason ?? null,
-        durationSeconds: input.durationSeconds,
-        hasRecording: input.hasRecording,
-        startedAt: new Date(input.startedAt),
-        endedAt: instant(input.endedAt),
-      }),
+    const result = await this.write(
+      caller,
+      input,
+      'call',
+      (leadId, id, now) =>
+        callUpsertStatement({
+          ...this.key(caller, externalId),
+          id,
+          leadId,
+          actor: caller.actor,
+          now,
+          ownerUserId: owner.id,
+          ownerEmail: owner.email,
+          direction: input.direction,
+          status: input.status,
+          outcome: input.outcome ?? null,
+          endedReason: input.endedReason ?? null,
+          durationSeconds: input.durationSeconds,
+          hasRecording: input.hasRecording,
+          startedAt: new Date(input.startedAt),
+          endedAt: instant(input.endedAt),
+        }),
+      // a call has no text, but its transcript's and analysis's passages are dated by its start
+      async (em, record, created) => {
+        if (created) return;
+        const redated = await this.documents.redatedCall(em, record.organizationId, record.id);
+        await this.search.upsertSources(em, redated);
+      },
     );
     if (result.created) {
       await this.events.publish({
@@ -155,23 +184,33 @@ export class RecordsIngestService {
     input: MessageInput,
   ): Promise<UpsertResultJson> {
     const sender = onePerson({ ...input }, 'sentByUserId', 'sentByEmail');
-    return this.write(caller, input, 'message', (leadId, id, now) =>
-      messageUpsertStatement({
-        ...this.key(caller, externalId),
-        id,
-        leadId,
-        actor: caller.actor,
-        now,
-        channel: input.channel,
-        kind: input.kind,
-        direction: input.direction,
-        status: input.status,
-        at: new Date(input.at),
-        body: input.body,
-        fileNames: (input.files ?? []).map((file) => file.name),
-        sentByUserId: sender.id,
-        sentByEmail: sender.email,
-      }),
+    const at = new Date(input.at);
+    return this.write(
+      caller,
+      input,
+      'message',
+      (leadId, id, now) =>
+        messageUpsertStatement({
+          ...this.key(caller, externalId),
+          id,
+          leadId,
+          actor: caller.actor,
+          now,
+          channel: input.channel,
+          kind: input.kind,
+          direction: input.direction,
+          status: input.status,
+          at,
+          body: input.body,
+          fileNames: (input.files ?? []).map((file) => file.name),
+          sentByUserId: sender.id,
+          sentByEmail: sender.email,
+        }),
+      // the stored direction is the one sent: a write with another one is refused
+      (em, record) =>
+        this.search.upsertSources(em, [
+          messageDocument({ ...record, body: input.body, direction: input.direction, at }),
+        ]),
     );
   }
 
@@ -184,41 +223,70 @@ export class RecordsIngestService {
       throw validationFailed([
         { path: 'captureDirection', message: 'captureDirection is required for captured emails' },
       ]);
-    return this.write(caller, input, 'email', (leadId, id, now) =>
-      emailUpsertStatement({
-        ...this.key(caller, externalId),
-        id,
-        leadId,
-        actor: caller.actor,
-        now,
-        source: input.source,
-        captureDirection:
-          input.source === 'captured' ? emailDirection(input.source, input.captureDirection) : null,
-        subject: input.subject,
-        status: input.status,
-        fromAddress: input.fromAddress,
-        recipientEmail: input.recipientEmail,
-        bodyText: input.bodyText,
-        sentAt: instant(input.sentAt),
-        messageAt: new Date(input.messageAt),
-        capturedAt: instant(input.capturedAt),
-      }),
+    const captureDirection =
+      input.source === 'captured' ? emailDirection(input.source, input.captureDirection) : null;
+    const messageAt = new Date(input.messageAt);
+    return this.write(
+      caller,
+      input,
+      'email',
+      (leadId, id, now) =>
+        emailUpsertStatement({
+          ...this.key(caller, externalId),
+          id,
+          leadId,
+          actor: caller.actor,
+          now,
+          source: input.source,
+          captureDirection,
+          subject: input.subject,
+          status: input.status,
+          fromAddress: input.fromAddress,
+          recipientEmail: input.recipientEmail,
+          bodyText: input.bodyText,
+          sentAt: instant(input.sentAt),
+          messageAt,
+          capturedAt: instant(input.capturedAt),
+        }),
+      (em, record) =>
+        this.search.upsertSources(em, [
+          emailDocument({
+            ...record,
+            subject: input.subject,
+            bodyText: input.bodyText,
+            source: input.source,
+            captureDirection,
+            messageAt,
+          }),
+        ]),
     );
   }
 
-  /** The call's transcript, replaced whole; 404 `Call not found.` before the call exists. */
-  async putTranscript(
+  /**
+   * The call's transcript, replaced whole, and its search passages (in its detected language):
+   * one transaction; 404 `Call not found.` before the call exists.
+   */
+  putTranscript(
     caller: IntegrationPrincipal,
     externalId: string,
     input: TranscriptInput,
   ): Promise<UpsertResultJson> {
-    const now = this.clock.now();
-    const [row] = await preparedRows<{ id: string; lead_id: string }>(
-      this.em,
-      transcriptStatement(this.key(caller, externalId), input, now),
-    );
-    if (!row) throw notFound('Call');
-    return { id: row.id, leadId: Number(row.lead_id), created: false };
+    return this.em.transactional(async (em) => {
+      const now = this.clock.now();
+      const [row] = await preparedRows<CallPartRow>(
+        em,
+        transcriptStatement(this.key(caller, externalId), input, now),
+      );
+      if (!row) throw notFound('Call');
+      await this.search.upsertSources(em, [
+        transcriptDocument({
+          ...this.callOf(caller, row),
+          transcript: input.transcript,
+          detectedLanguage: input.detectedLanguage,
+        }),
+      ]);
+      return { id: row.id, leadId: Number(row.lead_id), created: false };
+    });
   }
 
   /** The call's analysis, replaced whole (its `signals` are the lead's `callSignal` when it is the latest call). */
@@ -247,11 +315,12 @@ export class RecordsIngestService {
     };
     return this.em.transactional(async (em) => {
       const now = this.clock.now();
-      const [row] = await preparedRows<{ id: string; lead_id: string }>(
+      const [row] = await preparedRows<CallPartRow>(
         em,
         analysisStatement(this.key(caller, externalId), analysis, now),
       );
       if (!row) throw notFound('Call');
+      await this.search.upsertSources(em, [analysisDocument({ ...this.callOf(caller, row), analysis })]);
       await this.facts.recompute(em, caller.organizationId, Number(row.lead_id), now);
       return { id: row.id, leadId: Number(row.lead_id), created: false };
     });
@@ -261,12 +330,23 @@ export class RecordsIngestService {
     return { organizationId: caller.organizationId, connector: caller.connector, externalId };
   }
 
-  /** The lead link, the upsert, the facts: one transaction. */
+  /** The call a transcript or analysis belongs to: its passages' source and date. */
+  private callOf(caller: IntegrationPrincipal, row: CallPartRow) {
+    return {
+      id: row.id,
+      organizationId: caller.organizationId,
+      leadId: Number(row.lead_id),
+      startedAt: new Date(row.started_at),
+    };
+  }
+
+  /** The lead link, the upsert, its search passages (`index`), the facts: one transaction. */
   private write(
     caller: IntegrationPrincipal,
     link: LeadLink,
     kind: string,
     statement: (leadId: number, id: string, now: Date) => Statement,
+    index: (em: EntityManager, record: OwnedRecord, created: boolean) => Promise<void>,
   ): Promise<UpsertResultJson> {
     return this.em.transactional(async (em) => {
       const leadId = await this.links.resolve(caller, {
@@ -280,6 +360,8 @@ export class RecordsIngestService {
         throw conflict(
           `This ${kind} was stored on another lead or with another direction; neither can change.`,
         );
+      const record = { id: row.id, organizationId: caller.organizationId, leadId: Number(row.lead_id) };
+      await index(em, record, row.created);
       await this.facts.recompute(em, caller.organizationId, leadId, now);
       return { id: row.id, leadId: Number(row.lead_id), created: row.created };
     });

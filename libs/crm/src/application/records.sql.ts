@@ -46,6 +46,13 @@ export interface CallWrite extends RecordWrite {
   endedAt: Date | null;
 }
 
+/** A call's row after its transcript or analysis was replaced. */
+export interface CallPartRow {
+  id: string;
+  lead_id: string;
+  started_at: Date | string;
+}
+
 /** Rows of an upsert: none when the record exists on another lead or with another direction. */
 export interface UpsertRow {
   id: string;
@@ -193,7 +200,10 @@ export function emailUpsertStatement(w: EmailWrite): Statement {
   };
 }
 
-/** A call's transcript (replaced whole); its id and lead, or no row before the call exists. */
+/**
+ * A call's transcript (replaced whole); its id, lead and start (its search passages' date), or no
+ * row before the call exists.
+ */
 export function transcriptStatement(
   key: RecordKey,
   transcript: { transcript: string; detectedLanguage: string },
@@ -202,7 +212,7 @@ export function transcriptStatement(
   return {
     sql: `update calls set transcript = ?, detected_language = ?, transcript_at = ?, updated_at = ?
            where organization_id = ? and connector = ? and external_id = ?
-          returning id, lead_id`,
+          returning id, lead_id, started_at`,
     params: [
       transcript.transcript,
       transcript.detectedLanguage,
@@ -215,12 +225,15 @@ export function transcriptStatement(
   };
 }
 
-/** A call's analysis (replaced whole); its id and lead, or no row before the call exists. */
+/**
+ * A call's analysis (replaced whole); its id, lead and start (its search passages' date), or no row
+ * before the call exists.
+ */
 export function analysisStatement(key: RecordKey, analysis: object, now: Date): Statement {
   return {
     sql: `update calls set analysis = ?::jsonb, analysis_at = ?, updated_at = ?
            where organization_id = ? and connector = ? and external_id = ?
-          returning id, lead_id`,
+          returning id, lead_id, started_at`,
     params: [JSON.stringify(analysis), now, now, key.organizationId, key.connector, key.externalId],
   };
 }

@@ -7,9 +7,11 @@ import { personsTasks } from '../domain/task-audience';
 import { TaskJson, toTaskJson } from '../views/task.view';
 import { parseDueDate } from './due-date';
 import { LeadEvents } from '../extension-points/lead-events';
+import { SearchIndexing } from '../extension-points/search-indexer';
 import { LeadAccess } from './lead-access';
 import { LeadFactsService } from './lead-facts.service';
 import { LeadHistoryRecorder } from './lead-history.recorder';
+import { taskDocument } from './search-documents';
 
 export const TASKS_CAP = 500;
 
@@ -43,6 +45,7 @@ export class TasksService {
     private readonly facts: LeadFactsService,
     private readonly clock: Clock,
     private readonly events: LeadEvents,
+    private readonly search: SearchIndexing,
   ) {}
 
   /**
@@ -93,10 +96,16 @@ export class TasksService {
       },
       now,
     );
-    await this.withWorkFacts(actor, task.leadId, now, () => {
-      this.em.persist(task);
-      this.history.task(actor, input.leadId, task.id, 'created', now);
-    });
+    await this.withWorkFacts(
+      actor,
+      task.leadId,
+      now,
+      () => {
+        this.em.persist(task);
+        this.history.task(actor, input.leadId, task.id, 'created', now);
+      },
+      (em) => this.search.upsertSources(em, [taskDocument(task)]),
+    );
     return toTaskJson(task);
   }
 
@@ -118,20 +127,28 @@ export class TasksService {
         : undefined;
     const now = this.clock.now();
     let completed = false;
-    await this.withWorkFacts(actor, task.leadId, now, () => {
-      task.edit({ title: changes.title, description: changes.description, dueDate }, now);
-      if (people) task.setAssignees(people, now);
-      if (changes.status && task.setStatus(changes.status, now)) {
-        completed = changes.status === 'completed';
-        this.history.task(
-          actor,
-          task.leadId,
-          task.id,
-          changes.status === 'completed' ? 'completed' : 'reopened',
-          now,
-        );
-      }
-    });
+    // only the title and the description are searched: other changes leave the passages as they are
+    const retext = changes.title !== undefined || changes.description !== undefined;
+    await this.withWorkFacts(
+      actor,
+      task.leadId,
+      now,
+      () => {
+        task.edit({ title: changes.title, description: changes.description, dueDate }, now);
+        if (people) task.setAssignees(people, now);
+        if (changes.status && task.setStatus(changes.status, now)) {
+          completed = changes.status === 'completed';
+          this.history.task(
+            actor,
+            task.leadId,
+            task.id,
+            changes.status === 'completed' ? 'completed' : 'reopened',
+            now,
+          );
+        }
+      },
+      retext ? (em) => this.search.upsertSources(em, [taskDocument(task)]) : undefined,
+    );
     if (completed) {
       // after the commit (LeadEvents): queue offers react to it
       await this.events.publish({
@@ -146,17 +163,30 @@ export class TasksService {
 
   async delete(actor: Principal, taskId: string): Promise<void> {
     const task = await this.manageableTask(actor, taskId);
-    await this.withWorkFacts(actor, task.leadId, this.clock.now(), () => this.em.remove(task));
+    await this.withWorkFacts(
+      actor,
+      task.leadId,
+      this.clock.now(),
+      () => this.em.remove(task),
+      (em) => this.search.removeSources(em, task.organizationId, 'task', [task.id]),
+    );
   }
 
   /**
-   * The write (run inside: `this.em` is the transaction's), its flush and the lead's work facts
-   * (pending tasks, next due, overdue from): one transaction.
+   * The write (run inside: `this.em` is the transaction's), its flush, its search passages and the
+   * lead's work facts (pending tasks, next due, overdue from): one transaction.
    */
-  private withWorkFacts(actor: Principal, leadId: number, now: Date, write: () => unknown): Promise<void> {
+  private withWorkFacts(
+    actor: Principal,
+    leadId: number,
+    now: Date,
+    write: () => unknown,
+    index?: (em: EntityManager) => Promise<void>,
+  ): Promise<void> {
     return this.em.transactional(async (em) => {
       write();
       await em.flush();
+      if (index) await index(em);
       await this.facts.recomputeWork(em, actor.organizationId, leadId, now);
     });
   }

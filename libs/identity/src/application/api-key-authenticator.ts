@@ -39,6 +39,7 @@ const principalOf = (key: KeyFacts, ownerId: string, role: Role): ApiKeyPrincipa
   organizationId: key.organizationId,
   role,
   planActive: key.planActive,
+  searchRatePerMinute: key.searchRatePerMinute,
 });
 
 /**

@@ -3,7 +3,12 @@ import { Injectable } from '@nestjs/common';
 import { Clock, isUuid, notFound } from '@app/platform';
 import { Organization } from '../domain/organization.entity';
 import { OrganizationRepository } from '../domain/organization.repository';
-import { organizationState, OrganizationState } from '../views/organization.view';
+import {
+  organizationSearchRate,
+  OrganizationSearchRate,
+  organizationState,
+  OrganizationState,
+} from '../views/organization.view';
 import { ApiKeyCache } from './api-key-cache';
 
 /** Operator switches: plan on/off, organization enabled/disabled. */
@@ -30,6 +35,18 @@ export class OrganizationsService {
     await this.em.flush();
     this.keyCache.invalidateOrganization(org.id);
     return organizationState(org);
+  }
+
+  /**
+   * `npm run ops -- search-rate`: the organization's figure for the shared `search` limit (null:
+   * back to the default). The key door's cached principals drop it at once, as for a plan switch.
+   */
+  async setSearchRate(organizationId: string, perMinute: number | null): Promise<OrganizationSearchRate> {
+    const org = await this.existing(organizationId);
+    org.setSearchRate(perMinute, this.clock.now());
+    await this.em.flush();
+    this.keyCache.invalidateOrganization(org.id);
+    return organizationSearchRate(org);
   }
 
   /** The agency's currency (EUR unless set): what a new deal is in when none is named. */

@@ -23,6 +23,8 @@ export interface KeyFacts {
   ownerRole: Role | null;
   planActive: boolean;
   organizationDisabled: boolean;
+  /** The agency's figure for the shared `search` limit, set by operators; null: the default. */
+  searchRatePerMinute: number | null;
 }
 
 /** Usage gathered in memory for one key, written in one statement with the others. */
@@ -54,6 +56,7 @@ interface KeyRow {
   owner_role: Role | null;
   plan_active: boolean;
   disabled: boolean;
+  search_rate_per_minute: number | null;
 }
 
 const toFacts = (row: KeyRow): KeyFacts => ({
@@ -76,6 +79,7 @@ const toFacts = (row: KeyRow): KeyFacts => ({
   ownerRole: row.owner_left_at ? null : row.owner_role,
   planActive: row.plan_active,
   organizationDisabled: row.disabled,
+  searchRatePerMinute: row.search_rate_per_minute,
 });
 
 export class ApiKeyRepository extends TenantRepository<ApiKey> {

@@ -22,6 +22,10 @@ export class Organization {
   @Property({ type: 'text' })
   currency: string = 'EUR';
 
+  /** Operators' figure for the shared `search` limit (per key and per organization); null: 30. */
+  @Property({ type: 'integer', nullable: true })
+  searchRatePerMinute: number | null = null;
+
   @Property({ type: 'datetime' })
   createdAt: Date;
 
@@ -41,6 +45,12 @@ export class Organization {
 
   setDisabled(disabled: boolean, now: Date): void {
     this.disabled = disabled;
+    this.updatedAt = now;
+  }
+
+  /** Null goes back to the default. */
+  setSearchRate(perMinute: number | null, now: Date): void {
+    this.searchRatePerMinute = perMinute;
     this.updatedAt = now;
   }
 }

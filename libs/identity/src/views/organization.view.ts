@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { SHARED_LIMITS } from '@app/platform';
 import type { Organization } from '../domain/organization.entity';
 
 export interface OrganizationSummaryJson {
@@ -29,4 +30,19 @@ export const organizationState = (org: Organization): OrganizationState => ({
   name: org.name,
   planActive: org.planActive,
   disabled: org.disabled,
+});
+
+/** What `search-rate` prints: the figure set (null: the default) and the one in force. */
+export interface OrganizationSearchRate {
+  id: string;
+  name: string;
+  searchRatePerMinute: number | null;
+  effectivePerMinute: number;
+}
+
+export const organizationSearchRate = (org: Organization): OrganizationSearchRate => ({
+  id: org.id,
+  name: org.name,
+  searchRatePerMinute: org.searchRatePerMinute,
+  effectivePerMinute: org.searchRatePerMinute ?? SHARED_LIMITS.search.perMinute,
 });

@@ -37,6 +37,11 @@ export interface ApiKeyPrincipal extends PrincipalBase {
   /** Raised per key by operators; scales all three rate windows. */
   rateLimitPerMinute: number | null;
   /**
+   * The organization's per-minute figure for the shared `search` limit, raised by operators
+   * (`npm run ops -- search-rate`); null or absent: the default.
+   */
+  searchRatePerMinute?: number | null;
+  /**
    * Rule 6 on the listing families only: the owner has left the agency and the key is older
    * (its lineage began before 4 October 2026), so it goes on as an agency key: its scopes, no
    * role check (`role` is `admin`), `userId` the departed owner. Absent on every other key.

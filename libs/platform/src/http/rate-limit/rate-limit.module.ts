@@ -45,11 +45,23 @@ const scaled = (limit: number, integrationLimit: number) => (ctx: ExecutionConte
 
 const reflector = new Reflector();
 
+/**
+ * A shared limit's figure for this call: `search` takes the organization's when operators set one
+ * (`npm run ops -- search-rate`, carried on the key's principal), else the default.
+ */
+export const sharedLimitOf =
+  (name: SharedLimitName) =>
+  (ctx: ExecutionContext): number => {
+    const req = ctx.switchToHttp().getRequest<AuthedRequest>();
+    const raised = name === 'search' ? keyOf(req)?.searchRatePerMinute : undefined;
+    return raised ?? SHARED_LIMITS[name].perMinute;
+  };
+
 /** A shared limit counts on the routes that name it, across them, once per key and once per agency. */
 const sharedThrottlers = (name: SharedLimitName): ThrottlerOptions[] => {
   const shared = {
     ttl: MINUTE,
-    limit: SHARED_LIMITS[name].perMinute,
+    limit: sharedLimitOf(name),
     setHeaders: false,
     skipIf: (ctx: ExecutionContext) => keyless(ctx) || reflector.get(SHARED_LIMIT, ctx.getHandler()) !== name,
   };
