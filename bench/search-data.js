@@ -19,7 +19,7 @@ const env = process.env;
 /** Searchable events in the agency (notes, transcripts, analyses, messages, emails, tasks). */
 const EVENTS = Number(env.BENCH_SEARCH_EVENTS ?? 1_000_000);
 /** Bump when the generated data changes: a kept database built by another version is rebuilt. */
-const DATA_VERSION = 1;
+const DATA_VERSION = 2;
 /** Events per insert batch; loaders working at once (one connection each). */
 const BATCH = 10_000;
 const LOADERS = 2;
@@ -1266,23 +1266,6 @@ function analysis(random, code, plant, at) {
   };
 }
 
-/**
- * The searchable text of each record, as the CRM hands it to the indexer (issue 18 item 1): an
- * analysis is its summary, objections, next steps and coaching tips as one text; an email its
- * subject and body; a task its title and description.
- */
-const SEARCH_TEXT = {
-  analysis: (a) =>
-    [
-      a.summary,
-      ...a.objections.map((o) => (o.quote ? `${o.topic}: ${o.quote}` : o.topic)),
-      ...a.nextSteps.map((s) => s.text),
-      ...a.coachingTips.map((c) => c.tip),
-    ].join('\n'),
-  email: (subject, body) => `${subject}\n\n${body}`,
-  task: (title, description) => (description ? `${title}\n\n${description}` : title),
-};
-
 /** A v4-shaped UUID from the seeded generator (the same ids on every build). */
 function uuidOf(random) {
   const hex = () =>
@@ -1345,25 +1328,17 @@ function* eventBatches({ leadIds, languages, topics, userIds, events }) {
     const r = { kind, id, leadId: lead, at, userId, serial, planted };
     if (kind === 'note') {
       r.content = noteText(random, writtenIn, plant);
-      r.docs = [{ kind: 'note', text: r.content, untrusted: false, language: null }];
     } else if (kind === 'message') {
       r.inbound = random() < 0.55;
       r.channel = pick(random, ['whatsapp', 'whatsapp', 'whatsapp', 'telegram', 'instagram', 'linkedin']);
       r.body = messageText(random, writtenIn, plant);
-      r.docs = [{ kind: 'message', text: r.body, untrusted: r.inbound, language: null }];
     } else if (kind === 'email') {
       r.source = pick(random, ['captured', 'captured', 'manual', 'automated']);
       r.inbound = r.source === 'captured' && random() < 0.6;
       Object.assign(r, email(random, writtenIn, plant));
-      r.docs = [
-        { kind: 'email', text: SEARCH_TEXT.email(r.subject, r.body), untrusted: r.inbound, language: null },
-      ];
     } else if (kind === 'task') {
       Object.assign(r, task(random, writtenIn, plant));
       r.done = random() < 0.6;
-      r.docs = [
-        { kind: 'task', text: SEARCH_TEXT.task(r.title, r.description), untrusted: false, language: null },
-      ];
     } else {
       // one call in ten is in English whatever the lead's language (a foreign buyer): detected so
       const spoken = plant || random() >= 0.1 ? leadLanguage : 'en';
@@ -1372,16 +1347,8 @@ function* eventBatches({ leadIds, languages, topics, userIds, events }) {
       r.duration = 60 + Math.floor(random() * 1200);
       r.transcript = transcript(random, spoken, plant);
       r.analysis = plant || random() < 2 / 3 ? analysis(random, spoken, plant, at) : null;
-      r.docs = [{ kind: 'transcript', text: r.transcript, untrusted: true, language: r.language }];
-      if (r.analysis)
-        r.docs.push({
-          kind: 'analysis',
-          text: SEARCH_TEXT.analysis(r.analysis),
-          untrusted: false,
-          language: r.language,
-        });
     }
-    documents += r.docs.length;
+    documents += kind === 'call' && r.analysis ? 2 : 1;
     return r;
   };
 
@@ -1413,6 +1380,64 @@ function* eventBatches({ leadIds, languages, topics, userIds, events }) {
 }
 
 // ---------------------------------------------------------------- SQL
+
+/**
+ * The built modules that turn a record into passages, loaded on first use (search-documents and
+ * the indexer load the CRM's and the search context's modules: a few seconds).
+ */
+const INDEX = {
+  get documents() {
+    return built('crm/src/application/search-documents.js');
+  },
+  get toChunkRows() {
+    return built('search/src/application/search-indexer.js').toChunkRows;
+  },
+  get insertChunksStatement() {
+    return built('search/src/application/search-index.sql.js').insertChunksStatement;
+  },
+};
+
+/** A generated record's searchable documents, by the CRM's own rules (as its services index them). */
+function documentsOf(organizationId, r) {
+  const owned = { id: r.id, organizationId, leadId: r.leadId };
+  const d = INDEX.documents;
+  switch (r.kind) {
+    case 'note':
+      return [d.noteDocument({ ...owned, content: r.content, occurredAt: null, createdAt: r.at })];
+    case 'message':
+      return [
+        d.messageDocument({
+          ...owned,
+          body: r.body,
+          direction: r.inbound ? 'inbound' : 'outbound',
+          at: r.at,
+        }),
+      ];
+    case 'email':
+      return [
+        d.emailDocument({
+          ...owned,
+          subject: r.subject,
+          bodyText: r.body,
+          source: r.source,
+          captureDirection: r.source === 'captured' ? (r.inbound ? 'inbound' : 'outbound') : null,
+          messageAt: r.at,
+        }),
+      ];
+    case 'task':
+      return [d.taskDocument({ ...owned, title: r.title, description: r.description, createdAt: r.at })];
+    default:
+      return [
+        d.transcriptDocument({
+          ...owned,
+          transcript: r.transcript,
+          detectedLanguage: r.language,
+          startedAt: r.at,
+        }),
+        ...(r.analysis ? [d.analysisDocument({ ...owned, analysis: r.analysis, startedAt: r.at })] : []),
+      ];
+  }
+}
 
 /** A built statement (`?` placeholders) as pg runs it. */
 function pgStatement(statement) {
@@ -1537,24 +1562,10 @@ async function insertBatch(client, organizationId, records) {
         calls.map((r) => (r.analysis ? JSON.stringify(r.analysis) : null)),
       ],
     );
-  // the passages, cut and stored as the indexer does (the API's built chunking and statement)
-  const { chunkText } = built('search/src/domain/chunking.js');
-  const { insertChunksStatement } = built('search/src/application/search-index.sql.js');
-  const rows = records.flatMap((r) =>
-    r.docs.flatMap((doc) =>
-      chunkText(doc.text).map((text, position) => ({
-        leadId: r.leadId,
-        sourceKind: doc.kind,
-        sourceId: r.id,
-        position,
-        occurredAt: r.at,
-        language: doc.language,
-        text,
-        untrusted: doc.untrusted,
-      })),
-    ),
-  );
-  await client.query(pgStatement(insertChunksStatement(organizationId, rows)));
+  // the passages as the services index them: the CRM's own documents of the records
+  // (search-documents), cut by the indexer's own `toChunkRows`, stored with its own statement
+  const rows = records.flatMap((r) => documentsOf(organizationId, r)).flatMap(INDEX.toChunkRows);
+  await client.query(pgStatement(INDEX.insertChunksStatement(organizationId, rows)));
   return rows.length;
 }
 
@@ -1598,9 +1609,6 @@ async function buildSearchData({ databaseUrl, organizationId, leadIds, db, event
         where l.id = x.id and l.organization_id = $1`,
       [organizationId, leadIds, languages.map((code) => TAG[code])],
     );
-    // the demo's history goes: the agency's searchable records are the generated ones alone
-    for (const table of ['search_chunk', 'notes', 'tasks', 'calls', 'chat_messages', 'emails'])
-      await main.query(`delete from ${table} where organization_id = $1`, [organizationId]);
     // the definitions are kept before the drop: a build that fails midway starts over with them
     const { rows: present } = await main.query(
       `select indexname, indexdef from pg_indexes
@@ -1609,6 +1617,9 @@ async function buildSearchData({ databaseUrl, organizationId, leadIds, db, event
     const indexes = db?.indexes ?? present;
     await db?.remember?.('indexes', indexes);
     for (const index of present) await main.query(`drop index ${index.indexname}`);
+    // the demo's history goes: the agency's searchable records are the generated ones alone
+    for (const table of ['search_chunk', 'notes', 'tasks', 'calls', 'chat_messages', 'emails'])
+      await main.query(`delete from ${table} where organization_id = $1`, [organizationId]);
     lap('prepare', t);
 
     t = Date.now();
