@@ -494,7 +494,7 @@ function searchMarkdown(report, workloads, sides, ctx, config) {
   if (searches.length) {
     lines.push('');
     lines.push(
-      '| workload | API req/s | baseline req/s | ratio (range over rounds) | API p50 / p99 | baseline p50 / p99 | ' +
+      '| workload | API 200/s | baseline req/s | ratio (range over rounds) | API p50 / p99 of the 200s | baseline p50 / p99 | ' +
         'CPU ms/req API / baseline | PostgreSQL CPU ms/req API / baseline | API answers other than 200 | ' +
         'recall@10 API / baseline (complete) | same answers | targets |',
     );
@@ -512,13 +512,13 @@ function searchMarkdown(report, workloads, sides, ctx, config) {
         .filter(([code]) => code !== '200')
         .map(([code, count]) => `${n(count)} × ${code}`);
       const verdicts = [
-        `p99 ≤ 300 ms: ${a.okP99 !== null && a.okP99 <= 300 ? 'met' : '**missed**'}`,
+        `p99 ≤ 300 ms: ${a.p99 <= 300 && !a.non2xx ? 'met' : '**missed**'}`,
         `ratio ≥ 0.85: ${pair.ratio >= 0.85 ? 'met' : '**missed**'}`,
         ...(rc ? [`recall ≥ 0.9: ${rc.byLeg[sides.api.label] >= 0.9 ? 'met' : '**missed**'}`] : []),
       ];
       lines.push(
         `| ${w.row(ctx)} | ${n(a.okRps)} | ${n(b.okRps)} | **${pair.ratio}** (${pair.range[0]}–${pair.range[1]}) | ` +
-          `${ms(a.okP50)} / ${ms(a.okP99)} ms | ${ms(b.okP50)} / ${ms(b.okP99)} ms | ${a.serverCpuMsPerOk} / ${b.serverCpuMsPerOk} | ` +
+          `${ms(a.okP50)} / ${ms(a.okP99)} ms (all answers ${ms(a.p50)} / ${ms(a.p99)}) | ${ms(b.okP50)} / ${ms(b.okP99)} ms | ${a.serverCpuMsPerOk} / ${b.serverCpuMsPerOk} | ` +
           `${a.dbCpuMsPerOk} / ${b.dbCpuMsPerOk} | ${others.join(', ') || 'none'} | ${recallCell} | ${r.sameAnswer ? 'yes' : '**no**'}` +
           `${rc ? ` (${rc.alike} of ${rc.topics} recall queries)` : ''} | ${verdicts.join('; ')} |`,
       );
