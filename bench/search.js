@@ -209,7 +209,7 @@ const numbered = (statement) => {
  * EXPLAIN (ANALYZE, BUFFERS) of the retrieve statement of `query` as the admin runs it: its
  * configurations from the analyze statement first, as the pipeline does.
  */
-async function retrievePlan(ctx, query) {
+async function retrievePlan(ctx, query, withTrigram = false) {
   const searchSql = built('search/src/application/search.sql.js');
   const { planQuery } = built('search/src/domain/search-query.js');
   const reach = built('crm/src/domain/lead-reach.js');
@@ -230,6 +230,20 @@ async function retrievePlan(ctx, query) {
       searchSql.retrieveStatement(searchReach, analyzed.configs, queryPlan.websearch, {}),
     );
     const { rows } = await client.query(`explain (analyze, buffers) ${retrieve.text}`, retrieve.values);
+    // the typo class: no passage matches (nothing retrieved), so the trigram pass is what runs;
+    // its plan in a transaction with its threshold, as the pipeline runs it
+    let trigram = null;
+    if (withTrigram) {
+      await client.query('begin');
+      const threshold = numbered(searchSql.trigramThresholdStatement());
+      await client.query(threshold.text, threshold.values);
+      const statement = numbered(
+        searchSql.trigramStatement(searchReach, queryPlan.trigramWords, {}, [], MAX_RESULTS * 3 * 4),
+      );
+      const explained = await client.query(`explain (analyze, buffers) ${statement.text}`, statement.values);
+      await client.query('rollback');
+      trigram = explained.rows.map((row) => row['QUERY PLAN']).join('\n');
+    }
     const [{ matches }] = (
       await client.query(
         `select count(*)::int as matches from search_chunk c, (select search_tsquery_or(websearch_to_tsquery(cfg::regconfig, $1)) as tq
@@ -243,6 +257,7 @@ async function retrievePlan(ctx, query) {
       configs: analyzed.configs,
       matches,
       plan: rows.map((row) => row['QUERY PLAN']).join('\n'),
+      trigram,
     };
   } finally {
     await client.end();
@@ -297,12 +312,13 @@ const searchWorkload = (cls) => ({
       const headers = { authorization: `Bearer ${ctx.search.adminKey}` };
       out.recall = await recall(cls, legs, ctx, headers);
     }
-    if (cls === 'rare' || cls === 'common') {
-      const explained = await retrievePlan(ctx, ctx.search.queries[cls][0].query);
+    if (cls !== 'multilingual') {
+      const explained = await retrievePlan(ctx, ctx.search.queries[cls][0].query, cls === 'typo');
       log(
         `${cls}: retrieve of "${explained.query}" (${explained.websearch}; ${explained.configs.join(', ')}; ` +
           `${n(explained.matches)} matching passages):\n${explained.plan}`,
       );
+      if (explained.trigram) log(`${cls}: the trigram pass:\n${explained.trigram}`);
       out.explained = explained;
     }
     return out;
@@ -564,6 +580,16 @@ function searchMarkdown(report, workloads, sides, ctx, config) {
     lines.push('```');
     lines.push(e.plan);
     lines.push('```');
+    if (e.trigram) {
+      lines.push('');
+      lines.push(
+        `The trigram pass for "${e.query}" (EXPLAIN (ANALYZE, BUFFERS), in its transaction with its threshold):`,
+      );
+      lines.push('');
+      lines.push('```');
+      lines.push(e.trigram);
+      lines.push('```');
+    }
   }
   return lines;
 }
