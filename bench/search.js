@@ -158,11 +158,20 @@ async function recall(cls, legs, ctx, headers) {
   const { planQuery } = built('search/src/domain/search-query.js');
   const bare = (text) => stripAccents(text.toLowerCase());
   const coveredRecall = [];
+  const took = {};
+  const statuses = {};
   for (const topic of topics) {
     const covered =
       cls === 'typo' || planQuery(topic.query).terms.some((term) => bare(term) === bare(topic.subject));
     const answers = [];
-    for (const leg of legs) answers.push(await searchOn(leg.server.base, headers, topic.query));
+    for (const leg of legs) {
+      // one query at a time: its latency alone (what the closed loop cannot show for queries slower than a round)
+      const t0 = performance.now();
+      answers.push(await searchOn(leg.server.base, headers, topic.query));
+      (took[leg.name] ??= []).push(performance.now() - t0);
+      (statuses[leg.name] ??= {})[answers.at(-1).status] =
+        (statuses[leg.name][answers.at(-1).status] ?? 0) + 1;
+    }
     if (answers.every((a) => comparable(a) === comparable(answers[0]))) alike += 1;
     for (const [i, leg] of legs.entries()) {
       const value = recallOf(topic, answers[i]);
@@ -180,8 +189,19 @@ async function recall(cls, legs, ctx, headers) {
     }
   }
   const mean = (values) => round(values.reduce((a, b) => a + b, 0) / values.length, 3);
+  const at = (values, p) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)], 0);
+  };
   const result = {
     topics: topics.length,
+    // each recall query alone (one connection), per leg: p50 / p99 / max ms and the statuses
+    alone: Object.fromEntries(
+      Object.entries(took).map(([name, values]) => [
+        name,
+        { p50: at(values, 50), p99: at(values, 99), max: at(values, 100), statuses: statuses[name] },
+      ]),
+    ),
     byLeg: Object.fromEntries(Object.entries(perLeg).map(([name, values]) => [name, mean(values)])),
     perfect: perLeg[legs[0].name].filter((v) => v === 1).length,
     // the topics whose query the thesaurus (or the language itself) maps to the planted words
@@ -552,6 +572,19 @@ function searchMarkdown(report, workloads, sides, ctx, config) {
           `${rc ? ` (${rc.alike} of ${rc.topics} recall queries)` : ''} | ${verdicts.join('; ')} |`,
       );
     }
+  }
+  for (const w of searches) {
+    const rc = report.workloads[w.name].recall;
+    if (!rc?.alone) continue;
+    const cell = (name) => {
+      const x = rc.alone[name];
+      return x ? `${x.p50} / ${x.p99} / ${x.max} ms ${JSON.stringify(x.statuses)}` : '–';
+    };
+    lines.push('');
+    lines.push(
+      `${w.name}: the ${rc.topics} recall queries one at a time (one connection), p50 / p99 / max: ` +
+        `API ${cell(sides.api.label)}, baseline ${cell(sides.baseline.label)}.`,
+    );
   }
   const notes = report.workloads['crm-search-note'];
   if (notes) {
