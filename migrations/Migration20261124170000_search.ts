@@ -25,7 +25,10 @@ const WORD_TOKENS =
  *   `app_simple` for anything else. Immutable, so the index and the query agree.
  * - `search_tsquery_or(tsquery)`: OR of many tsqueries (the query under several configurations).
  * - `search_chunk`: one row per passage of a note, transcript, analysis, message, email or task;
- *   `tsv` = the chunk's language (weight A) plus `app_simple` (weight B), a generated column.
+ *   `tsv` = the chunk's language (weight A) plus `app_simple` (weight B), a generated column. A
+ *   seam lexeme (`' '`, weight D: no text parses into it) sits between them, since `||` shifts the
+ *   right side right after the left's last position: without it the last word of A and the first of
+ *   B would be a phrase.
  *   GIN on `tsv`, GIN trigram on `text`, (organization, lead, occurred_at) for reach and dates, and
  *   (organization, occurred_at) so "the newest matches" of a common word can walk the index.
  * - `lead_share`: leads a collaborating agency shared with one of its people (written by the
@@ -78,7 +81,8 @@ export class Migration20261124170000_search extends Migration {
         text text not null,
         untrusted boolean not null,
         tsv tsvector not null generated always as (
-          setweight(to_tsvector(search_config(language), text), 'A') || setweight(to_tsvector('app_simple'::regconfig, text), 'B')
+          setweight(to_tsvector(search_config(language), text), 'A') || ''' '':1'::tsvector
+            || setweight(to_tsvector('app_simple'::regconfig, text), 'B')
         ) stored
       );
       create unique index search_chunk_source_unique on search_chunk (organization_id, source_kind, source_id, position);

@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
 import { CrmModule } from '@app/crm';
+import { ListingsModule } from '@app/listings';
+import { ListingMatchesService } from './application/listing-matches.service';
 import { SearchService } from './application/search.service';
 import { ChunkIndexer } from './application/search-indexer';
 import { Bm25fReranker } from './domain/bm25f-reranker';
 import { Reranker } from './domain/reranker';
+import { ListingMatchesController } from './http/listing-matches.controller';
 import { SearchController } from './http/search.controller';
 
 /**
@@ -13,9 +16,14 @@ import { SearchController } from './http/search.controller';
  * rerank (`Reranker`: a model can replace `Bm25fReranker` here); lead reach only through `LeadAccess`.
  */
 @Module({
-  imports: [CrmModule],
-  controllers: [SearchController],
-  providers: [ChunkIndexer, SearchService, { provide: Reranker, useFactory: () => new Bm25fReranker() }],
+  imports: [CrmModule, ListingsModule],
+  controllers: [SearchController, ListingMatchesController],
+  providers: [
+    ChunkIndexer,
+    SearchService,
+    ListingMatchesService,
+    { provide: Reranker, useFactory: () => new Bm25fReranker() },
+  ],
   exports: [ChunkIndexer],
 })
 export class SearchModule {}

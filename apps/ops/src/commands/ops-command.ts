@@ -38,6 +38,15 @@ export function requiredString(values: FlagValues, flag: string): string {
   return value.trim();
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `--org`: a required organization id (a UUID), lower-cased. */
+export function organizationFlag(values: FlagValues): string {
+  const organizationId = requiredString(values, 'org');
+  if (!UUID.test(organizationId)) throw new UsageError('--org must be an organization id (a UUID)');
+  return organizationId.toLowerCase();
+}
+
 /** Exactly one of a set of switches (`--active` / `--inactive`), mapped to its value. */
 export function exactlyOne<T>(values: FlagValues, choices: Record<string, T>): T {
   const given = Object.keys(choices).filter((flag) => values[flag] === true);

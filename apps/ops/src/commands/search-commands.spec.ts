@@ -15,10 +15,10 @@ describe('search ops commands', () => {
 
   it('search-rate takes --per-minute N or --reset, not both, not neither', () => {
     expect(parseInvocation(['search-rate', '--org', ORG, '--per-minute', '600'])).toMatchObject({
-      input: { organizationId: ORG, perMinute: 600 },
+      input: { organizationId: ORG.toLowerCase(), perMinute: 600 },
     });
     expect(parseInvocation(['search-rate', '--org', ORG, '--reset'])).toMatchObject({
-      input: { organizationId: ORG, perMinute: null },
+      input: { organizationId: ORG.toLowerCase(), perMinute: null },
     });
     for (const argv of [
       ['search-rate', '--org', ORG],

@@ -1,5 +1,5 @@
 import { type OrganizationSearchRate, OrganizationsService } from '@app/identity';
-import { FlagValues, integerFlag, OpsCommand, requiredString, UsageError } from './ops-command';
+import { FlagValues, integerFlag, OpsCommand, organizationFlag, UsageError } from './ops-command';
 
 /** `--per-minute N` or `--reset` (back to the default), not both. */
 function perMinuteOrReset(values: FlagValues): number | null {
@@ -24,7 +24,7 @@ export const searchRateCommand: OpsCommand<
     reset: 'back to the default (30)',
   },
   parse: (values) => ({
-    organizationId: requiredString(values, 'org'),
+    organizationId: organizationFlag(values),
     perMinute: perMinuteOrReset(values),
   }),
   run: (app, { organizationId, perMinute }) =>

@@ -1,8 +1,6 @@
 import { SearchDocuments, type SearchReindexJson } from '@app/crm';
 import { ChunkIndexer } from '@app/search';
-import { OpsCommand, requiredString, UsageError } from './ops-command';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { OpsCommand, organizationFlag } from './ops-command';
 
 export const searchReindexCommand: OpsCommand<{ organizationId: string }, SearchReindexJson> = {
   name: 'search:reindex',
@@ -11,11 +9,7 @@ export const searchReindexCommand: OpsCommand<{ organizationId: string }, Search
     "rebuilds the organization's search passages from its notes, tasks, messages, emails, transcripts and analyses",
   flags: { org: { type: 'string' } },
   options: { org: 'the organization id (required)' },
-  parse: (values) => {
-    const organizationId = requiredString(values, 'org');
-    if (!UUID.test(organizationId)) throw new UsageError('--org must be an organization id (a UUID)');
-    return { organizationId: organizationId.toLowerCase() };
-  },
+  parse: (values) => ({ organizationId: organizationFlag(values) }),
   // the search context's indexer itself: a rebuild without one must fail, not index nothing
   run: (app, { organizationId }, progress) =>
     app.get(SearchDocuments).rebuild(organizationId, app.get(ChunkIndexer), progress),

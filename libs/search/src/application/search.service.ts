@@ -4,7 +4,8 @@ import { LeadAccess } from '@app/crm';
 import { Clock, preparedRows, Principal } from '@app/platform';
 import { occurredWindow } from '../domain/occurred-window';
 import { Reranker, RerankCandidate, RerankQuery, Scored } from '../domain/reranker';
-import { planQuery, QueryPlan } from '../domain/search-query';
+import { planQuery, QueryPlan, websearchOf } from '../domain/search-query';
+import { isStopWord } from '../domain/stopwords';
 import type { SearchSourceKind } from '../domain/search-source';
 import { snippetOf } from '../domain/snippet';
 import type { SearchAnswerJson, SearchMatchJson } from '../views/search.view';
@@ -126,12 +127,13 @@ export class SearchService implements OnApplicationBootstrap {
       configs: string[];
       lexemes: [number, string, string, number[]][];
     }>(this.em, analyzeStatement(actor.organizationId, [...plan.terms, ...plan.phraseWords], extra));
+    const websearch = websearchPerConfig(plan, analyzed.configs, analyzed.lexemes);
     const rows =
       plan.terms.length === 0
         ? []
         : await preparedRows<CandidateRow>(
             this.em,
-            retrieveStatement(reach, analyzed.configs, plan.websearch, filters),
+            retrieveStatement(reach, analyzed.configs, websearch, filters),
           );
     const candidates = rows.map(toCandidate);
     const { ranked, reranked } = this.reranker.rerank(
@@ -145,7 +147,7 @@ export class SearchService implements OnApplicationBootstrap {
     }
     if (options.leadBoosts) await boost(groups, options.leadBoosts);
     const shown = groups.slice(0, maxResults);
-    const snippets = await this.snippets(reach, shown, analyzed.configs, plan.websearch);
+    const snippets = await this.snippets(reach, shown, analyzed.configs, websearch);
     return {
       matches: shown.map((group) => toMatch(group, snippets)),
       tookMs: Math.round(performance.now() - started),
@@ -203,7 +205,7 @@ export class SearchService implements OnApplicationBootstrap {
     reach: SearchReach,
     shown: LeadGroup[],
     configs: string[],
-    websearch: string,
+    websearch: string[],
   ): Promise<Map<string, string>> {
     const ids = shown.flatMap((g) => g.chunks.slice(0, EVIDENCE_PER_LEAD).map((c) => c.id));
     if (ids.length === 0) return new Map();
@@ -259,6 +261,33 @@ export function rerankQuery(plan: QueryPlan, lexemes: [number, string, string, n
     })),
     phrase: plan.phraseWords.flatMap((_, i) => simple.get(plan.terms.length + i) ?? []),
   };
+}
+
+/**
+ * The query text under each configuration: a phrase is searched under a configuration only when
+ * that configuration keeps each of its words that is no stop word of ours (`"red sea"` is not
+ * searched as `red` under Spanish, where `sea` is a stop word). `app_simple` keeps every word, so
+ * every phrase is searched at least there.
+ */
+export function websearchPerConfig(
+  plan: QueryPlan,
+  configs: string[],
+  lexemes: [number, string, string, number[]][],
+): string[] {
+  const kept = new Map<string, Set<number>>();
+  for (const [ord, config, , positions] of lexemes) {
+    const key = `${Number(ord) - 1}:${config}`;
+    const set = kept.get(key) ?? new Set<number>();
+    for (const position of positions) set.add(position);
+    kept.set(key, set);
+  }
+  return configs.map((config) =>
+    websearchOf(plan.concepts, (alternative) => {
+      if (alternative.words.length === 1) return true;
+      const positions = kept.get(`${plan.terms.indexOf(alternative.words.join(' '))}:${config}`);
+      return alternative.words.every((word, i) => isStopWord(word) || (positions?.has(i + 1) ?? false));
+    }),
+  );
 }
 
 /** Best score first; a lead's chunks in score order (its evidence are the first three). */

@@ -85,6 +85,10 @@ export function analyzeStatement(organizationId: string, terms: string[], extra:
   };
 }
 
+/** The query text under each configuration (one text for all, or one each). */
+const perConfig = (configs: string[], websearch: string | string[]): string[] =>
+  typeof websearch === 'string' ? configs.map(() => websearch) : websearch;
+
 const filterSql = (alias: string, filters: SearchFilters): Statement => {
   const sql: string[] = [];
   const params: unknown[] = [];
@@ -103,6 +107,46 @@ const filterSql = (alias: string, filters: SearchFilters): Statement => {
   return { sql: sql.join(' '), params };
 };
 
+const COLUMNS = 'c.id, c.lead_id, c.source_kind, c.source_id, c.occurred_at, c.untrusted';
+
+/**
+ * The newest `NEWEST_MATCHES` chunks matching `match` in reach (the agency's leads the caller
+ * reaches), then as many of the leads shared with the caller: two `union all` branches, each
+ * walking its own index.
+ */
+function newestInReach(
+  reach: SearchReach,
+  columns: string,
+  match: Statement,
+  filters: SearchFilters,
+): Statement {
+  const filter = filterSql('c', filters);
+  return {
+    sql: `(select ${columns}
+               from search_chunk c
+              where c.organization_id = ? and ${match.sql} ${filter.sql}
+                and exists (select 1 from leads l where l.id = c.lead_id and ${reach.own.sql})
+              order by c.occurred_at desc
+              limit ${NEWEST_MATCHES})
+            union all
+            (select ${columns}
+               from (${reach.shared.sql}) s
+               join search_chunk c on c.organization_id = s.organization_id and c.lead_id = s.lead_id
+              where ${match.sql} ${filter.sql}
+              order by c.occurred_at desc
+              limit ${NEWEST_MATCHES})`,
+    params: [
+      reach.organizationId,
+      ...match.params,
+      ...filter.params,
+      ...reach.own.params,
+      ...reach.shared.params,
+      ...match.params,
+      ...filter.params,
+    ],
+  };
+}
+
 /**
  * Retrieve, one statement: the query under every configuration (OR), the newest
  * `NEWEST_MATCHES` matches in reach (own agency, plus leads shared with the caller), ranked by
@@ -112,28 +156,21 @@ const filterSql = (alias: string, filters: SearchFilters): Statement => {
 export function retrieveStatement(
   reach: SearchReach,
   configs: string[],
-  websearch: string,
+  websearch: string | string[],
   filters: SearchFilters,
 ): Statement {
-  const own = filterSql('c', filters);
-  const shared = filterSql('c', filters);
+  const matches = newestInReach(
+    reach,
+    `${COLUMNS}, c.tsv`,
+    { sql: 'c.tsv @@ (select tq from q)', params: [] },
+    filters,
+  );
   return {
     sql: `with q as (
-            select search_tsquery_or(websearch_to_tsquery(cfg::regconfig, ?)) as tq from unnest(?::text[]) cfg
+            select search_tsquery_or(websearch_to_tsquery(x.cfg::regconfig, x.text)) as tq
+              from unnest(?::text[], ?::text[]) x(cfg, text)
           ), matches as (
-            (select c.id, c.lead_id, c.source_kind, c.source_id, c.occurred_at, c.untrusted, c.tsv
-               from search_chunk c
-              where c.organization_id = ? and c.tsv @@ (select tq from q) ${own.sql}
-                and exists (select 1 from leads l where l.id = c.lead_id and ${reach.own.sql})
-              order by c.occurred_at desc
-              limit ${NEWEST_MATCHES})
-            union all
-            (select c.id, c.lead_id, c.source_kind, c.source_id, c.occurred_at, c.untrusted, c.tsv
-               from (${reach.shared.sql}) s
-               join search_chunk c on c.organization_id = s.organization_id and c.lead_id = s.lead_id
-              where c.tsv @@ (select tq from q) ${shared.sql}
-              order by c.occurred_at desc
-              limit ${NEWEST_MATCHES})
+            ${matches.sql}
           ), leads_matched as (
             select lead_id, count(*) as lead_matches, count(distinct source_kind) as lead_kinds
               from matches group by lead_id
@@ -145,15 +182,7 @@ export function retrieveStatement(
             join leads_matched lm on lm.lead_id = m.lead_id
            order by rank desc, m.occurred_at desc, m.id desc
            limit ${CANDIDATES}`,
-    params: [
-      websearch,
-      configs,
-      reach.organizationId,
-      ...own.params,
-      ...reach.own.params,
-      ...reach.shared.params,
-      ...shared.params,
-    ],
+    params: [configs, perConfig(configs, websearch), ...matches.params],
   };
 }
 
@@ -170,45 +199,24 @@ export function trigramStatement(
   exceptLeadIds: number[],
   limit: number,
 ): Statement {
-  const own = filterSql('c', filters);
-  const shared = filterSql('c', filters);
   const similar = words.map(() => 'c.text %> ?').join(' or ');
-  const similarity = `greatest(${words.map(() => 'word_similarity(?, c.text)').join(', ')})`;
+  const similarity = `greatest(${words.map(() => 'word_similarity(?, m.text)').join(', ')})`;
+  const matches = newestInReach(
+    reach,
+    `${COLUMNS}, c.text`,
+    { sql: `(${similar}) and not (c.lead_id = any(?::bigint[]))`, params: [...words, exceptLeadIds] },
+    filters,
+  );
   return {
     sql: `with matches as (
-            (select c.id, c.lead_id, c.source_kind, c.source_id, c.occurred_at, c.untrusted, c.text
-               from search_chunk c
-              where c.organization_id = ? and (${similar}) ${own.sql}
-                and not (c.lead_id = any(?::bigint[]))
-                and exists (select 1 from leads l where l.id = c.lead_id and ${reach.own.sql})
-              order by c.occurred_at desc
-              limit ${NEWEST_MATCHES})
-            union all
-            (select c.id, c.lead_id, c.source_kind, c.source_id, c.occurred_at, c.untrusted, c.text
-               from (${reach.shared.sql}) s
-               join search_chunk c on c.organization_id = s.organization_id and c.lead_id = s.lead_id
-              where (${similar}) ${shared.sql}
-                and not (c.lead_id = any(?::bigint[]))
-              order by c.occurred_at desc
-              limit ${NEWEST_MATCHES})
+            ${matches.sql}
           )
           select m.id, m.lead_id, m.source_kind, m.source_id, m.occurred_at, m.untrusted,
-                 ${similarity.replaceAll('c.text', 'm.text')} as similarity
+                 ${similarity} as similarity
             from matches m
            order by similarity desc, m.occurred_at desc, m.id desc
            limit ${limit}`,
-    params: [
-      reach.organizationId,
-      ...words,
-      ...own.params,
-      exceptLeadIds,
-      ...reach.own.params,
-      ...reach.shared.params,
-      ...words,
-      ...shared.params,
-      exceptLeadIds,
-      ...words,
-    ],
+    params: [...matches.params, ...words],
   };
 }
 
@@ -227,11 +235,12 @@ export function headlineStatement(
   reach: SearchReach,
   chunkIds: string[],
   configs: string[],
-  websearch: string,
+  websearch: string | string[],
 ): Statement {
   return {
     sql: `with q as (
-            select search_tsquery_or(websearch_to_tsquery(cfg::regconfig, ?)) as tq from unnest(?::text[]) cfg
+            select search_tsquery_or(websearch_to_tsquery(x.cfg::regconfig, x.text)) as tq
+              from unnest(?::text[], ?::text[]) x(cfg, text)
           )
           select c.id, c.text,
                  ts_headline(search_config(c.language), c.text, q.tq,
@@ -241,6 +250,6 @@ export function headlineStatement(
              and (c.organization_id = ?
                   or exists (select 1 from (${reach.shared.sql}) s
                               where s.organization_id = c.organization_id and s.lead_id = c.lead_id))`,
-    params: [websearch, configs, chunkIds, reach.organizationId, ...reach.shared.params],
+    params: [configs, perConfig(configs, websearch), chunkIds, reach.organizationId, ...reach.shared.params],
   };
 }

@@ -4,8 +4,9 @@ import type { SearchSourceKind } from './search-source';
 
 /**
  * Builds a tsvector the way the `search_chunk.tsv` column does, for a toy language: weight A = the
- * words minus STOP, "stemmed" by dropping a final s; weight B = every word, positions shifted by
- * the highest A position (what `||` does). Accents are dropped on both sides (unaccent).
+ * words minus STOP, "stemmed" by dropping a final s; then the seam `' '` (weight D) right after
+ * the highest A position; weight B = every word, positions shifted past the seam (what `||` does).
+ * Accents are dropped on both sides (unaccent).
  */
 const STOP = new Set(['the', 'a', 'with', 'in', 'of', 'and', 'for', 'near', 'is', 'to', 'at', 'has']);
 const stem = (word: string) => (word.length > 3 && word.endsWith('s') ? word.slice(0, -1) : word);
@@ -25,7 +26,8 @@ function tsvOf(text: string): string {
     add(stem(word), `${i + 1}A`);
     maxA = i + 1;
   });
-  words.forEach((word, i) => add(word, `${i + 1 + maxA}B`));
+  add(' ', `${maxA + 1}`);
+  words.forEach((word, i) => add(word, `${i + 2 + maxA}B`));
   return [...positions].map(([lexeme, at]) => `'${lexeme.replace(/'/g, "''")}':${at.join(',')}`).join(' ');
 }
 
@@ -163,7 +165,7 @@ describe('Bm25fReranker', () => {
     expect(ranked[0].score).toBeGreaterThan(ranked[1].score);
   });
 
-  it('lines up field B with field A (shifted by the highest A position) to measure proximity across fields', () => {
+  it('lines up field B with field A (shifted past the seam) to measure proximity across fields', () => {
     // "house" is only a stem (field A), "near" only a plain word (field B, a stop word in A).
     // Lined up, "Houses near …" has them adjacent; compared raw, "Near … houses" would look closer.
     const filling = Array.from({ length: 20 }, (_, i) => `word${i}`).join(' ');

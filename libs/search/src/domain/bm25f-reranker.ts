@@ -24,9 +24,10 @@ import { LexemeFilter, parseTsvector, type ParsedTsvector, type TsPosition } fro
  *   keep their weight whatever the collection's IDFs.
  * - Recency halves the score every 365 days.
  *
- * Positions: `tsv = setweight(language, 'A') || setweight(simple, 'B')`, and `||` shifts the right
- * side's positions by the left side's highest one. Both sides share one parser, so a word at
- * position p in A is at p + max(A) in B: B positions are shifted back to compare words across fields.
+ * Positions: `tsv = setweight(language, 'A') || seam || setweight(simple, 'B')`, and `||` shifts
+ * the right side's positions by the left side's highest one; the seam (one weight-D lexeme) sits
+ * right after A. Both sides share one parser, so a word at position p in A is at p + seam in B: B
+ * positions are shifted back to compare words across fields.
  */
 
 const K1 = 1.2;
@@ -165,7 +166,8 @@ export function recency(occurredAt: Date, now: Date): number {
 
 function toPassage(parsed: ParsedTsvector): Passage {
   // B was appended after A (see the header); anything else (B overlapping A) is taken as is.
-  const shiftB = parsed.minPosition.B > parsed.maxPosition.A ? parsed.maxPosition.A : 0;
+  // the seam (the one weight-D lexeme) sits right after A: B starts after it
+  const shiftB = parsed.counts.D > 0 ? parsed.maxPosition.D : 0;
   return { lexemes: parsed.lexemes, lengthA: parsed.counts.A, lengthB: parsed.counts.B, shiftB };
 }
 

@@ -19,7 +19,8 @@ export function occurredWindow(occurredFrom?: string, occurredTo?: string): Occu
   const to = occurredTo === undefined ? undefined : parse(occurredTo, 'occurredTo');
   const end =
     to && DATE_ONLY.test(occurredTo!) ? new Date(to.getTime() + DAY_MS) : to && new Date(to.getTime() + 1);
-  if (from && to && from.getTime() > to.getTime())
+  // against the window's end: a `to` date runs to its next midnight (a time inside that day is not after it)
+  if (from && end && from.getTime() >= end.getTime())
     throw validationFailed([{ path: 'occurredFrom', message: 'occurredFrom must not be after occurredTo' }]);
   return { from, to: end };
 }

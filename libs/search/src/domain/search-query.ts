@@ -40,7 +40,7 @@ export interface QueryPlan {
   terms: string[];
   /** The caller's words in order, stop words included: the exact-phrase bonus looks for them. */
   phraseWords: string[];
-  /** The caller's words the trigram pass tries (typos, names): no stop words, at least 4 letters. */
+  /** The caller's words outside quotes the trigram pass tries (typos, names): no stop words, at least 4 letters. */
   trigramWords: string[];
 }
 
@@ -107,8 +107,10 @@ export function planQuery(query: string, options: { maxAlternativesPerConcept?: 
       ...drafts.flatMap((draft) => draft.expansions),
     ]),
     phraseWords: callerWords.slice(0, PLAN_LIMITS.phraseWords),
+    // quoted words are meant exactly: the typo pass leaves them out
     trigramWords: distinctTexts(
-      callerWords
+      segments
+        .flatMap((segment) => (segment.quoted ? [] : segment.words))
         .filter((word) => !isStopWord(word) && [...word].length >= PLAN_LIMITS.trigramMinChars)
         .map((word) => [word]),
     ).slice(0, PLAN_LIMITS.trigramWords),
@@ -196,14 +198,18 @@ function expand(drafts: Draft[], perConcept: number): void {
 }
 
 /**
- * Every alternative joined by ` or `; a phrase in double quotes. The words hold only letters and
- * digits, so nothing else is an operator; `or` alone would be one, so it goes in quotes.
+ * Every alternative (those `keep` accepts) joined by ` or `; a phrase in double quotes. The words
+ * hold only letters and digits, so nothing else is an operator; `or` alone would be one, so it
+ * goes in quotes.
  */
-function websearchOf(concepts: QueryConcept[]): string {
+export function websearchOf(
+  concepts: QueryConcept[],
+  keep: (alternative: ConceptAlternative) => boolean = () => true,
+): string {
   const parts = concepts.flatMap((concept) =>
-    concept.alternatives.map(({ words }) =>
-      words.length === 1 && words[0] !== 'or' ? words[0] : `"${words.join(' ')}"`,
-    ),
+    concept.alternatives
+      .filter(keep)
+      .map(({ words }) => (words.length === 1 && words[0] !== 'or' ? words[0] : `"${words.join(' ')}"`)),
   );
   return [...new Set(parts)].join(' or ');
 }
