@@ -1073,10 +1073,12 @@ async function searchCrm(key, body) {
   const [analyzed] = (
     await run(SQL.searchAnalyze(key.organization_id, [...plan.terms, ...plan.phraseWords], []))
   ).rows;
+  // each configuration's own query text (a phrase only where the configuration keeps its words)
+  const websearch = searchService.websearchPerConfig(plan, analyzed.configs, analyzed.lexemes);
   const rows =
     plan.terms.length === 0
       ? []
-      : (await run(SQL.searchRetrieve(searchReach, analyzed.configs, plan.websearch, filters))).rows;
+      : (await run(SQL.searchRetrieve(searchReach, analyzed.configs, websearch, filters))).rows;
   const candidates = rows.map((row) => ({
     chunkId: String(row.id),
     leadId: Number(row.lead_id),
@@ -1166,9 +1168,7 @@ async function searchCrm(key, body) {
   const ids = shown.flatMap((g) => g.chunks.slice(0, SEARCH_EVIDENCE).map((c) => c.id));
   const snippets = new Map();
   if (ids.length) {
-    const { rows: lines } = await run(
-      SQL.searchHeadlines(searchReach, ids, analyzed.configs, plan.websearch),
-    );
+    const { rows: lines } = await run(SQL.searchHeadlines(searchReach, ids, analyzed.configs, websearch));
     for (const line of lines)
       snippets.set(String(line.id), searchSnippet.snippetOf(line.text, line.headline));
   }

@@ -247,9 +247,10 @@ async function retrievePlan(ctx, query, withTrigram = false) {
       searchSql.analyzeStatement(ctx.organizationId, [...queryPlan.terms, ...queryPlan.phraseWords], []),
     );
     const [analyzed] = (await client.query(analyze.text, analyze.values)).rows;
-    const retrieve = numbered(
-      searchSql.retrieveStatement(searchReach, analyzed.configs, queryPlan.websearch, {}),
-    );
+    // each configuration's own text, as the service builds it (websearchPerConfig)
+    const { websearchPerConfig } = built('search/src/application/search.service.js');
+    const websearch = websearchPerConfig(queryPlan, analyzed.configs, analyzed.lexemes);
+    const retrieve = numbered(searchSql.retrieveStatement(searchReach, analyzed.configs, websearch, {}));
     const { rows } = await client.query(`explain (analyze, buffers) ${retrieve.text}`, retrieve.values);
     // the typo class: no passage matches (nothing retrieved), so the trigram pass is what runs;
     // its plan in a transaction with its threshold, as the pipeline runs it
@@ -267,9 +268,11 @@ async function retrievePlan(ctx, query, withTrigram = false) {
     }
     const [{ matches }] = (
       await client.query(
-        `select count(*)::int as matches from search_chunk c, (select search_tsquery_or(websearch_to_tsquery(cfg::regconfig, $1)) as tq
-           from unnest($2::text[]) cfg) q where c.organization_id = $3 and c.tsv @@ q.tq`,
-        [queryPlan.websearch, analyzed.configs, ctx.organizationId],
+        `select count(*)::int as matches from search_chunk c,
+                (select search_tsquery_or(websearch_to_tsquery(x.cfg::regconfig, x.text)) as tq
+                   from unnest($1::text[], $2::text[]) x(cfg, text)) q
+          where c.organization_id = $3 and c.tsv @@ q.tq`,
+        [analyzed.configs, websearch, ctx.organizationId],
       )
     ).rows;
     return {
