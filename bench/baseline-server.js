@@ -42,6 +42,15 @@ const viewingView = built('network/src/views/viewing.view.js');
 // the brochure page's pure renderer (it loads the platform and listings indexes for its helpers)
 const brochureRenderer = built('brochures/src/application/brochure-page.renderer.js');
 const publicPage = built('platform/src/http/public-page.js');
+// search (issue 18): the pipeline's statements, query plan, reranker, snippet and indexer modules;
+// `rerankQuery` is exported by the service module (loading it loads the CRM's modules: slow start)
+const searchSql = built('search/src/application/search.sql.js');
+const searchQuery = built('search/src/domain/search-query.js');
+const searchRerank = built('search/src/domain/bm25f-reranker.js');
+const searchSnippet = built('search/src/domain/snippet.js');
+const searchService = built('search/src/application/search.service.js');
+const searchIndex = built('search/src/application/search-index.sql.js');
+const searchChunking = built('search/src/domain/chunking.js');
 const SQL = {
   doorFacts: (secretHash) => door.doorFactsStatement(secretHash),
   me: (userId, organizationId) => people.meStatement(userId, organizationId),
@@ -69,6 +78,25 @@ const SQL = {
     params: [organizationId, userId],
   }),
   reach: (scope) => reach.leadReachSql('l', scope),
+  // search (issue 18): the reach LeadAccess.searchSql gives, then the pipeline's statements
+  searchShares: (person) => reach.leadSharesSql(person),
+  searchAnalyze: (organizationId, terms, extra) => searchSql.analyzeStatement(organizationId, terms, extra),
+  searchRetrieve: (searchReach, configs, websearch, filters) =>
+    searchSql.retrieveStatement(searchReach, configs, websearch, filters),
+  searchTrigramThreshold: searchSql.trigramThresholdStatement(),
+  searchTrigram: (searchReach, words, filters, exceptLeadIds, limit) =>
+    searchSql.trigramStatement(searchReach, words, filters, exceptLeadIds, limit),
+  searchHeadlines: (searchReach, ids, configs, websearch) =>
+    searchSql.headlineStatement(searchReach, ids, configs, websearch),
+  // a note (the ORM's insert written out) and the indexer's two statements (ChunkIndexer.upsertSources)
+  insertNote: (note) => ({
+    sql: `insert into notes (id, organization_id, lead_id, author_id, content, is_pinned, occurred_at, created_at, updated_at)
+          values (?, ?, ?, ?, ?, false, null, ?, ?)`,
+    params: [note.id, note.organizationId, note.leadId, note.authorId, note.content, note.now, note.now],
+  }),
+  removeSources: (organizationId, kinds, sourceIds) =>
+    searchIndex.removeSourcesStatement(organizationId, kinds, sourceIds),
+  insertChunks: (organizationId, rows) => searchIndex.insertChunksStatement(organizationId, rows),
   queuePreview: (population, definition, context) =>
     queuePreview.queuePreviewStatement(population, definition, context),
   previewSettings: queuePreview.previewSettingsSql(5_000),
@@ -1010,6 +1038,220 @@ async function previewQueue(key, body) {
 
 const EXTERNAL_ID = /^[\x21-\x7e]{1,255}$/;
 
+// ---- search (issue 18)
+const SEARCH_EVIDENCE = 3;
+const reranker = new searchRerank.Bm25fReranker();
+
+/** The caller's reach as SearchService builds it (LeadAccess.searchSql): own leads on `l`, plus shares. */
+const searchReachOf = (key) => ({
+  organizationId: key.organization_id,
+  own: SQL.reach(scopeOf(key)),
+  shared: SQL.searchShares({ organizationId: key.organization_id, userId: key.created_by_id }),
+});
+
+/**
+ * `POST /v1/search {query, maxResults}` as SearchService.run: the analyze statement, retrieve, the
+ * same `Bm25fReranker` on the same `rerankQuery`, grouping by lead, the trigram fill-up when fewer
+ * leads than asked, headlines of the chunks shown. `leadId` and the dates are not read (the
+ * benchmark sends none); the checks are the DTO's bounds only.
+ */
+async function searchCrm(key, body) {
+  const started = performance.now();
+  const query = typeof body?.query === 'string' ? body.query.trim() : '';
+  const maxResults = body?.maxResults ?? searchService.DEFAULT_MAX_RESULTS;
+  if (
+    query.length < 1 ||
+    query.length > 500 ||
+    !Number.isInteger(maxResults) ||
+    maxResults < 1 ||
+    maxResults > 30
+  )
+    throw new HttpError(400, 'VALIDATION_FAILED', 'Bad search.');
+  const plan = searchQuery.planQuery(query);
+  const searchReach = searchReachOf(key);
+  const filters = {};
+  const [analyzed] = (
+    await run(SQL.searchAnalyze(key.organization_id, [...plan.terms, ...plan.phraseWords], []))
+  ).rows;
+  // each configuration's own query text (a phrase only where the configuration keeps its words)
+  const websearch = searchService.websearchPerConfig(plan, analyzed.configs, analyzed.lexemes);
+  const rows =
+    plan.terms.length === 0
+      ? []
+      : (await run(SQL.searchRetrieve(searchReach, analyzed.configs, websearch, filters))).rows;
+  const candidates = rows.map((row) => ({
+    chunkId: String(row.id),
+    leadId: Number(row.lead_id),
+    source: row.source_kind,
+    occurredAt: new Date(row.occurred_at),
+    rank: Number(row.rank),
+    tsv: row.tsv,
+    sourceId: row.source_id,
+    untrusted: row.untrusted,
+    organizationLeadMatches: Number(row.lead_matches),
+    organizationLeadKinds: Number(row.lead_kinds),
+  }));
+  const { ranked, reranked } = reranker.rerank(
+    candidates,
+    searchService.rerankQuery(plan, analyzed.lexemes),
+    new Date(),
+  );
+  const groups = new Map();
+  for (const { candidate, score } of ranked) {
+    const group = groups.get(candidate.leadId) ?? {
+      leadId: candidate.leadId,
+      score,
+      chunks: [],
+      matchCount: candidate.organizationLeadMatches,
+      sourceCount: candidate.organizationLeadKinds,
+    };
+    group.chunks.push({
+      id: candidate.chunkId,
+      source: candidate.source,
+      sourceId: candidate.sourceId,
+      occurredAt: candidate.occurredAt,
+      untrusted: candidate.untrusted,
+    });
+    groups.set(candidate.leadId, group);
+  }
+  const found = [...groups.values()];
+  if (found.length < maxResults && plan.trigramWords.length > 0) {
+    const wanted = maxResults - found.length;
+    const client = await pool.connect();
+    let trigramRows;
+    try {
+      await client.query('begin');
+      await run(SQL.searchTrigramThreshold, client);
+      trigramRows = (
+        await run(
+          SQL.searchTrigram(
+            searchReach,
+            plan.trigramWords,
+            filters,
+            found.map((g) => g.leadId),
+            wanted * SEARCH_EVIDENCE * 4,
+          ),
+          client,
+        )
+      ).rows;
+      await client.query('commit');
+    } catch (err) {
+      await client.query('rollback').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+    const filled = new Map();
+    for (const row of trigramRows) {
+      const leadId = Number(row.lead_id);
+      const group = filled.get(leadId) ?? {
+        leadId,
+        score: -1 + Number(row.similarity) / 2,
+        chunks: [],
+        matchCount: 0,
+        sourceCount: 0,
+      };
+      group.chunks.push({
+        id: row.id,
+        source: row.source_kind,
+        sourceId: row.source_id,
+        occurredAt: new Date(row.occurred_at),
+        untrusted: row.untrusted,
+      });
+      group.matchCount += 1;
+      group.sourceCount = new Set(group.chunks.map((c) => c.source)).size;
+      filled.set(leadId, group);
+    }
+    found.push(...[...filled.values()].slice(0, wanted));
+  }
+  const shown = found.slice(0, maxResults);
+  const ids = shown.flatMap((g) => g.chunks.slice(0, SEARCH_EVIDENCE).map((c) => c.id));
+  const snippets = new Map();
+  if (ids.length) {
+    const { rows: lines } = await run(SQL.searchHeadlines(searchReach, ids, analyzed.configs, websearch));
+    for (const line of lines)
+      snippets.set(String(line.id), searchSnippet.snippetOf(line.text, line.headline));
+  }
+  return {
+    matches: shown.map((group) => {
+      const evidence = group.chunks.slice(0, SEARCH_EVIDENCE);
+      return {
+        leadId: group.leadId,
+        matchCount: group.matchCount,
+        sourceCount: group.sourceCount,
+        bestMatchAt: evidence[0].occurredAt.toISOString(),
+        evidence: evidence.map((chunk) => ({
+          snippet: snippets.get(chunk.id) ?? '',
+          source: chunk.source,
+          sourceId: chunk.sourceId,
+          occurredAt: chunk.occurredAt.toISOString(),
+          untrusted: chunk.untrusted,
+        })),
+      };
+    }),
+    tookMs: Math.round(performance.now() - started),
+    reranked,
+  };
+}
+
+/**
+ * `POST /v1/leads/{id}/notes {content}` as NotesService.create: the lead within the key's reach
+ * (404 otherwise), the note's insert, and (`withIndex`) the indexer's statements in the same
+ * transaction, as ChunkIndexer.upsertSources runs them (the old passages of the source removed,
+ * the new ones cut by `chunkText` and inserted). 201 with the note.
+ */
+async function createNote(key, leadId, body, withIndex) {
+  const content = body?.content;
+  if (typeof content !== 'string' || content.trim().length === 0 || content.length > 10_000)
+    throw new HttpError(400, 'VALIDATION_FAILED', 'Bad content.');
+  const { rows: found } = await run(SQL.leadById(scopeOf(key), leadId));
+  if (!found.length || found[0].id === null) throw new HttpError(404, 'NOT_FOUND', 'Lead not found.');
+  const now = new Date();
+  const note = {
+    id: uuidv7(),
+    organizationId: key.organization_id,
+    leadId,
+    authorId: key.created_by_id,
+    content,
+    now,
+  };
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await run(SQL.insertNote(note), client);
+    if (withIndex) {
+      await run(SQL.removeSources(note.organizationId, ['note'], [note.id]), client);
+      const rows = searchChunking.chunkText(content).map((text, position) => ({
+        leadId,
+        sourceKind: 'note',
+        sourceId: note.id,
+        position,
+        occurredAt: now,
+        language: null,
+        text,
+        untrusted: false,
+      }));
+      if (rows.length) await run(SQL.insertChunks(note.organizationId, rows), client);
+    }
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+  return new WithStatus(201, {
+    id: note.id,
+    leadId,
+    authorId: note.authorId,
+    content,
+    isPinned: false,
+    occurredAt: null,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  });
+}
+
 async function route(req) {
   const url = new URL(req.url, 'http://localhost');
   const { pathname } = url;
@@ -1030,6 +1272,15 @@ async function route(req) {
   if (pathname === '/v1/queues/preview' && req.method === 'POST') {
     const key = await authenticate(req);
     return previewQueue(key, await jsonBody(req));
+  }
+  if (pathname === '/v1/search' && req.method === 'POST') {
+    const key = await authenticate(req);
+    return searchCrm(key, await jsonBody(req));
+  }
+  const notes = /^\/v1\/leads\/(\d{1,15})\/notes$/.exec(pathname);
+  if (notes && req.method === 'POST') {
+    const key = await authenticate(req);
+    return createNote(key, Number(notes[1]), await jsonBody(req), url.searchParams.get('index') !== '0');
   }
   if (pathname === '/properties/search' && req.method === 'POST') {
     const key = await authenticate(req);

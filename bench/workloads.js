@@ -11,6 +11,7 @@ const { ROOT, log, sql, seededRandom, getJson, canonical } = require('./lib');
 const { DOCUMENT_WORKLOADS } = require('./documents');
 const { LISTING_WORKLOADS } = require('./listings');
 const { NETWORK_WORKLOADS } = require('./network');
+const { SEARCH_WORKLOADS } = require('./search');
 
 const PAGES = 50;
 
@@ -663,6 +664,8 @@ const WORKLOADS = {
   ...LISTING_WORKLOADS,
   // issue 17 (bench/network.js): `brochure-page`, `viewings-list`
   ...NETWORK_WORKLOADS,
+  // issue 18 (bench/search.js): `crm-search-rare`, `-common`, `-multilingual`, `-typo`, `crm-search-note`
+  ...SEARCH_WORKLOADS,
 };
 
 const DEFAULT_WORKLOADS = ['me', 'list', 'list-page50', 'lead', 'search-rare', 'search-common', 'door'];
