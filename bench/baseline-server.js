@@ -1042,10 +1042,13 @@ const EXTERNAL_ID = /^[\x21-\x7e]{1,255}$/;
 const SEARCH_EVIDENCE = 3;
 const reranker = new searchRerank.Bm25fReranker();
 
-/** The caller's reach as SearchService builds it (LeadAccess.searchSql): own leads on `l`, plus shares. */
+/**
+ * The caller's reach as SearchService builds it (LeadAccess.searchSql): own leads on `l` (none for an
+ * admin: the organization is the reach), plus shares.
+ */
 const searchReachOf = (key) => ({
   organizationId: key.organization_id,
-  own: SQL.reach(scopeOf(key)),
+  own: scopeOf(key).memberId === null ? null : SQL.reach(scopeOf(key)),
   shared: SQL.searchShares({ organizationId: key.organization_id, userId: key.created_by_id }),
 });
 

@@ -237,7 +237,8 @@ async function retrievePlan(ctx, query, withTrigram = false) {
   const queryPlan = planQuery(query);
   const searchReach = {
     organizationId: ctx.organizationId,
-    own: reach.leadReachSql('l', { organizationId: ctx.organizationId, memberId: null }),
+    // an admin (LeadAccess.searchSql): the organization is the reach
+    own: null,
     shared: reach.leadSharesSql({ organizationId: ctx.organizationId, userId: ctx.search.adminUserId }),
   };
   const client = new Client({ connectionString: ctx.databaseUrl });

@@ -45,11 +45,13 @@ export class LeadAccess {
   }
 
   /**
-   * Search's reach (spec, Search): the caller's own reach as a WHERE fragment on `alias`, plus the
-   * leads a collaborating agency shared with them (`(organization_id, lead_id)` pairs).
+   * Search's reach (spec, Search): the caller's own reach as a WHERE fragment on `alias` (null for
+   * an admin: every lead of the organization, so a record's own organization is the whole check),
+   * plus the leads a collaborating agency shared with them (`(organization_id, lead_id)` pairs).
    */
-  searchSql(actor: Principal, alias = 'l'): { own: Statement; shared: Statement } {
-    return { own: this.sql(actor, alias), shared: leadSharesSql(actor) };
+  searchSql(actor: Principal, alias = 'l'): { own: Statement | null; shared: Statement } {
+    const own = this.scope(actor).memberId === null ? null : this.sql(actor, alias);
+    return { own, shared: leadSharesSql(actor) };
   }
 
   /** A lead the caller may search (own reach or shared with them); otherwise 404 `Lead not found.` */

@@ -171,19 +171,22 @@ export class SearchService implements OnApplicationBootstrap {
     found: LeadGroup[],
     wanted: number,
   ): Promise<LeadGroup[]> {
-    const rows = await this.em.transactional(async (em) => {
-      await preparedRows(em, trigramThresholdStatement());
-      return preparedRows<TrigramRow>(
-        em,
-        trigramStatement(
-          reach,
-          plan.trigramWords,
-          filters,
-          found.map((g) => g.leadId),
-          wanted * EVIDENCE_PER_LEAD * 4,
-        ),
-      );
-    });
+    const rows = await this.em
+      .transactional(async (em) => {
+        await preparedRows(em, trigramThresholdStatement());
+        return preparedRows<TrigramRow>(
+          em,
+          trigramStatement(
+            reach,
+            plan.trigramWords,
+            filters,
+            found.map((g) => g.leadId),
+            wanted * EVIDENCE_PER_LEAD * 4,
+          ),
+        );
+      })
+      // over its budget (57014, statement_timeout): no fill-up rather than no answer
+      .catch((error: unknown) => (sqlStateOf(error) === '57014' ? [] : Promise.reject(error)));
     const groups = new Map<number, LeadGroup>();
     for (const row of rows) {
       const leadId = Number(row.lead_id);
@@ -214,7 +217,7 @@ export class SearchService implements OnApplicationBootstrap {
     reach: SearchReach,
     shown: LeadGroup[],
     configs: string[],
-    websearch: string[],
+    websearch: string[][],
     trigramWords: string[],
   ): Promise<Map<string, string>> {
     const ids = shown.flatMap((g) => g.chunks.slice(0, EVIDENCE_PER_LEAD).map((c) => c.id));
@@ -233,6 +236,15 @@ export class SearchService implements OnApplicationBootstrap {
       ]),
     );
   }
+}
+
+/** The SQLSTATE of a database error, however the driver and the ORM wrapped it. */
+function sqlStateOf(error: unknown): string | undefined {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; i++) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+    e = e.cause as typeof e;
+  }
+  return undefined;
 }
 
 function toCandidate(row: CandidateRow): Candidate {
@@ -282,16 +294,16 @@ export function rerankQuery(plan: QueryPlan, lexemes: [number, string, string, n
 }
 
 /**
- * The query text under each configuration: a phrase is searched under a configuration only when
- * that configuration keeps each of its words that is no stop word of ours (`"red sea"` is not
- * searched as `red` under Spanish, where `sea` is a stop word). `app_simple` keeps every word, so
- * every phrase is searched at least there.
+ * Each concept's query text under each configuration (`[configuration][concept]`): a phrase is
+ * searched under a configuration only when that configuration keeps each of its words that is no
+ * stop word of ours (`"red sea"` is not searched as `red` under Spanish, where `sea` is a stop
+ * word). `app_simple` keeps every word, so every phrase is searched at least there.
  */
 export function websearchPerConfig(
   plan: QueryPlan,
   configs: string[],
   lexemes: [number, string, string, number[]][],
-): string[] {
+): string[][] {
   const kept = new Map<string, Set<number>>();
   for (const [ord, config, , positions] of lexemes) {
     const key = `${Number(ord) - 1}:${config}`;
@@ -300,11 +312,13 @@ export function websearchPerConfig(
     kept.set(key, set);
   }
   return configs.map((config) =>
-    websearchOf(plan.concepts, (alternative) => {
-      if (alternative.words.length === 1) return true;
-      const positions = kept.get(`${plan.terms.indexOf(alternative.words.join(' '))}:${config}`);
-      return alternative.words.every((word, i) => isStopWord(word) || (positions?.has(i + 1) ?? false));
-    }),
+    plan.concepts.map((concept) =>
+      websearchOf([concept], (alternative) => {
+        if (alternative.words.length === 1) return true;
+        const positions = kept.get(`${plan.terms.indexOf(alternative.words.join(' '))}:${config}`);
+        return alternative.words.every((word, i) => isStopWord(word) || (positions?.has(i + 1) ?? false));
+      }),
+    ),
   );
 }
 

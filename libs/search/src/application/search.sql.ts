@@ -13,12 +13,21 @@ export const CANDIDATES = 200;
 /** Issue 18: the trigram pass keeps words this similar (`word_similarity`). */
 export const TRIGRAM_SIMILARITY = 0.4;
 
-/** Who is searching: LeadAccess's fragments (own reach on leads `l`; the shared leads' pairs). */
+/**
+ * Who is searching: LeadAccess's fragments (own reach on leads `l`, null when it is every lead of
+ * the organization: an admin; the shared leads' pairs).
+ */
 export interface SearchReach {
   organizationId: string;
-  own: Statement;
+  own: Statement | null;
   shared: Statement;
 }
+
+/**
+ * The query text of each concept under each configuration (`[configuration][concept]`; an empty
+ * text where a configuration searches no alternative of that concept), or one text for all.
+ */
+export type ConceptQueries = string | string[] | string[][];
 
 /** Optional filters of a search. */
 export interface SearchFilters {
@@ -85,9 +94,31 @@ export function analyzeStatement(organizationId: string, terms: string[], extra:
   };
 }
 
-/** The query text under each configuration (one text for all, or one each). */
-const perConfig = (configs: string[], websearch: string | string[]): string[] =>
-  typeof websearch === 'string' ? configs.map(() => websearch) : websearch;
+/** The whole query under each configuration: its concepts OR'ed. */
+const perConfig = (configs: string[], queries: ConceptQueries): string[] =>
+  typeof queries === 'string'
+    ? configs.map(() => queries)
+    : queries.map((texts) => (typeof texts === 'string' ? texts : texts.filter(Boolean).join(' or ')));
+
+/** Each concept's query under each configuration, flattened: `[concept, configuration, text]` arrays. */
+const perConcept = (configs: string[], queries: ConceptQueries): [number[], string[], string[]] => {
+  const grid =
+    typeof queries === 'string' || typeof queries[0] === 'string'
+      ? perConfig(configs, queries).map((text) => [text])
+      : (queries as string[][]);
+  const concepts: number[] = [];
+  const cfgs: string[] = [];
+  const texts: string[] = [];
+  grid.forEach((row, i) =>
+    row.forEach((text, concept) => {
+      if (text === '') return;
+      concepts.push(concept);
+      cfgs.push(configs[i]);
+      texts.push(text);
+    }),
+  );
+  return [concepts, cfgs, texts];
+};
 
 const filterSql = (alias: string, filters: SearchFilters): Statement => {
   const sql: string[] = [];
@@ -107,6 +138,7 @@ const filterSql = (alias: string, filters: SearchFilters): Statement => {
   return { sql: sql.join(' '), params };
 };
 
+/** Narrow: the newest matches are sorted by date before anything wide (tsv, text) is read. */
 const COLUMNS = 'c.id, c.lead_id, c.source_kind, c.source_id, c.occurred_at, c.untrusted';
 
 /**
@@ -119,27 +151,35 @@ function newestInReach(
   columns: string,
   match: Statement,
   filters: SearchFilters,
+  limit = String(NEWEST_MATCHES),
 ): Statement {
   const filter = filterSql('c', filters);
+  // an admin reaches every lead of the organization: the chunk's own organization says it all
+  const own = reach.own
+    ? {
+        sql: `and exists (select 1 from leads l where l.id = c.lead_id and ${reach.own.sql})`,
+        params: reach.own.params,
+      }
+    : { sql: '', params: [] };
   return {
     sql: `(select ${columns}
                from search_chunk c
               where c.organization_id = ? and ${match.sql} ${filter.sql}
-                and exists (select 1 from leads l where l.id = c.lead_id and ${reach.own.sql})
+                ${own.sql}
               order by c.occurred_at desc
-              limit ${NEWEST_MATCHES})
+              limit ${limit})
             union all
             (select ${columns}
                from (${reach.shared.sql}) s
                join search_chunk c on c.organization_id = s.organization_id and c.lead_id = s.lead_id
               where ${match.sql} ${filter.sql}
               order by c.occurred_at desc
-              limit ${NEWEST_MATCHES})`,
+              limit ${limit})`,
     params: [
       reach.organizationId,
       ...match.params,
       ...filter.params,
-      ...reach.own.params,
+      ...own.params,
       ...reach.shared.params,
       ...match.params,
       ...filter.params,
@@ -148,41 +188,58 @@ function newestInReach(
 }
 
 /**
- * Retrieve, one statement: the query under every configuration (OR), the newest
- * `NEWEST_MATCHES` matches in reach (own agency, plus leads shared with the caller), ranked by
- * `ts_rank_cd`; the best `CANDIDATES` with their tsvector for the rerank and their lead's match
- * counts.
+ * Retrieve, one statement: each concept's query (its alternatives under every configuration, OR)
+ * takes its own newest matches in reach (own agency, plus leads shared with the caller), an equal
+ * share of `NEWEST_MATCHES`, so a rare word is never crowded out by a common one beside it; those
+ * (at most `NEWEST_MATCHES`) are ranked by `ts_rank_cd` against the whole query; the best
+ * `CANDIDATES` come with their tsvector for the rerank and their lead's match counts. Only the
+ * ranked rows' tsvectors are read.
  */
 export function retrieveStatement(
   reach: SearchReach,
   configs: string[],
-  websearch: string | string[],
+  queries: ConceptQueries,
   filters: SearchFilters,
 ): Statement {
+  const [concepts, cfgs, texts] = perConcept(configs, queries);
+  const share = Math.max(1, Math.ceil(NEWEST_MATCHES / Math.max(1, new Set(concepts).size)));
   const matches = newestInReach(
     reach,
-    `${COLUMNS}, c.tsv`,
-    { sql: 'c.tsv @@ (select tq from q)', params: [] },
+    COLUMNS,
+    { sql: 'c.tsv @@ cq.tq', params: [] },
     filters,
+    String(share),
   );
   return {
-    sql: `with q as (
-            select search_tsquery_or(websearch_to_tsquery(x.cfg::regconfig, x.text)) as tq
-              from unnest(?::text[], ?::text[]) x(cfg, text)
+    sql: `with cq as (
+            select x.concept, search_tsquery_or(websearch_to_tsquery(x.cfg::regconfig, x.text)) as tq
+              from unnest(?::int[], ?::text[], ?::text[]) x(concept, cfg, text)
+             group by x.concept
+          ), q as (
+            select search_tsquery_or(tq) as tq from cq
+          ), found as (
+            select f.* from cq cross join lateral (${matches.sql}) f
           ), matches as (
-            ${matches.sql}
+            select distinct on (id) * from found
           ), leads_matched as (
             select lead_id, count(*) as lead_matches, count(distinct source_kind) as lead_kinds
               from matches group by lead_id
+          ), best as (
+            select m.id, ts_rank_cd(c.tsv, q.tq) as rank
+              from matches m
+              join search_chunk c on c.id = m.id
+             cross join q
+             order by rank desc, m.occurred_at desc, m.id desc
+             limit ${CANDIDATES}
           )
           select m.id, m.lead_id, m.source_kind, m.source_id, m.occurred_at, m.untrusted,
-                 ts_rank_cd(m.tsv, q.tq) as rank, m.tsv::text as tsv, lm.lead_matches, lm.lead_kinds
-            from matches m
-            cross join q
+                 b.rank, c.tsv::text as tsv, lm.lead_matches, lm.lead_kinds
+            from best b
+            join matches m on m.id = b.id
+            join search_chunk c on c.id = b.id
             join leads_matched lm on lm.lead_id = m.lead_id
-           order by rank desc, m.occurred_at desc, m.id desc
-           limit ${CANDIDATES}`,
-    params: [configs, perConfig(configs, websearch), ...matches.params],
+           order by b.rank desc, m.occurred_at desc, m.id desc`,
+    params: [concepts, cfgs, texts, ...matches.params],
   };
 }
 
@@ -220,10 +277,16 @@ export function trigramStatement(
   };
 }
 
-/** `word_similarity` threshold of the trigram operators, for this transaction only. */
+/**
+ * The trigram pass gives up after this long (it only fills up: on a very large index a word close
+ * to many others can take seconds, and the answer goes without the fill-up instead).
+ */
+export const TRIGRAM_BUDGET_MS = 800;
+
+/** `word_similarity` threshold of the trigram operators and the pass's budget, for this transaction only. */
 export const trigramThresholdStatement = (): Statement => ({
-  sql: `select set_config('pg_trgm.word_similarity_threshold', ?, true)`,
-  params: [String(TRIGRAM_SIMILARITY)],
+  sql: `select set_config('pg_trgm.word_similarity_threshold', ?, true), set_config('statement_timeout', ?, true)`,
+  params: [String(TRIGRAM_SIMILARITY), String(TRIGRAM_BUDGET_MS)],
 });
 
 /**
@@ -235,7 +298,7 @@ export function headlineStatement(
   reach: SearchReach,
   chunkIds: string[],
   configs: string[],
-  websearch: string | string[],
+  websearch: ConceptQueries,
 ): Statement {
   return {
     sql: `with q as (
