@@ -34,7 +34,8 @@ const WORD_TOKENS =
  * - `lead_share`: leads a collaborating agency shared with one of its people (written by the
  *   sharing feature when it lands; search reads it).
  * - `organizations.search_rate_per_minute`: the operators' figure for the shared `search` limit.
- * The organization's most used languages come from `leads_org_language_idx` (queues' migration).
+ * - `leads (organization_id, language)`: the organization's most used lead languages, counted by an
+ *   index-only scan on every search (queues' `lower(language)` index cannot serve one).
  */
 export class Migration20261124170000_search extends Migration {
   override async up(): Promise<void> {
@@ -102,6 +103,8 @@ export class Migration20261124170000_search extends Migration {
       create index lead_share_lead_idx on lead_share (organization_id, lead_id);
 
       alter table organizations add column search_rate_per_minute integer null check (search_rate_per_minute > 0);
+
+      create index leads_org_language_plain_idx on leads (organization_id, language);
     `);
   }
 }

@@ -67,14 +67,14 @@ export interface TrigramRow {
 /**
  * The configurations to search under (`app_simple`, the organization's three most used lead
  * languages, `extra`), and the lexemes of each term under each of them: `[term index (1-based),
- * configuration, lexeme, positions]`. Lead languages come from `leads_org_language_idx`.
+ * configuration, lexeme, positions]`. Lead languages: `leads_org_language_plain_idx`, index-only.
  */
 export function analyzeStatement(organizationId: string, terms: string[], extra: string[]): Statement {
   return {
     sql: `with languages as (
-            select lower(l.language) as language, count(*) as leads
+            select l.language, count(*) as leads
               from leads l
-             where l.organization_id = ? and lower(l.language) is not null
+             where l.organization_id = ? and l.language is not null
              group by 1
           ), configs as (
             select 'app_simple'::regconfig as cfg
