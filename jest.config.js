@@ -33,4 +33,8 @@ module.exports = {
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   // a Nest app boots per file; on a loaded 2-core machine a boot has been seen to take over 30 s
   testTimeout: 60000,
+  // one test file at a time (they share the run's database) in ONE worker process, replaced when it
+  // holds more than this after a file: in band, the heap grew past 4 GB over 130 files and the
+  // garbage collector slowed the last ones down to timeouts
+  workerIdleMemoryLimit: '1536MB',
 };
