@@ -36,5 +36,6 @@ module.exports = {
   // one test file at a time (they share the run's database) in ONE worker process, replaced when it
   // holds more than this after a file: in band, the heap grew past 4 GB over 130 files and the
   // garbage collector slowed the last ones down to timeouts
+  maxWorkers: 1,
   workerIdleMemoryLimit: '1536MB',
 };
