@@ -14,6 +14,9 @@ export * from './db/tenant.repository';
 export * from './db/prepared-statements';
 export * from './db/embedded-postgres';
 
+// the event outbox: catalogued changes recorded in their own transaction (issue 19)
+export * from './events/outbox';
+
 // errors and the envelope
 export * from './errors/domain-error';
 export { isDependencyUnavailable } from './errors/unavailable';

@@ -7,6 +7,7 @@ import { AppConfig } from '../config/app-config';
 import { Clock, SystemClock } from '../clock/clock';
 import { DatabaseLocation, DatabaseLocationModule } from './database-location';
 import { DatabaseWaits, ormOptions } from './orm-options';
+import { Outbox } from '../events/outbox';
 
 /** The advisory lock key migrations run under (any fixed 64-bit number, the same in every process). */
 const MIGRATION_LOCK = '7351949257280263168';
@@ -88,8 +89,8 @@ export class DatabaseModule {
           }),
         }),
       ],
-      providers: [DatabaseMigrations, MigrateOnStart, { provide: Clock, useClass: SystemClock }],
-      exports: [Clock, DatabaseMigrations],
+      providers: [DatabaseMigrations, MigrateOnStart, Outbox, { provide: Clock, useClass: SystemClock }],
+      exports: [Clock, DatabaseMigrations, Outbox],
     };
   }
 }
