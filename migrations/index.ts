@@ -19,6 +19,7 @@ import { Migration20261124140000_listings } from './Migration20261124140000_list
 import { Migration20261124150700_listing_search } from './Migration20261124150700_listing_search';
 import { Migration20261124160000_brochures_network } from './Migration20261124160000_brochures_network';
 import { Migration20261124170000_search } from './Migration20261124170000_search';
+import { Migration20261124175000_search_plans } from './Migration20261124175000_search_plans';
 import { Migration20261124180000_events } from './Migration20261124180000_events';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
@@ -44,6 +45,7 @@ export const MIGRATIONS = [
   Migration20261124150700_listing_search,
   Migration20261124160000_brochures_network,
   Migration20261124170000_search,
+  Migration20261124175000_search_plans,
   Migration20261124180000_events,
 ].map((migration) => ({
   name: migration.name,

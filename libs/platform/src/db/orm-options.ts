@@ -74,6 +74,13 @@ export function reusable(connection: PooledClient): boolean {
 }
 
 /** MikroORM settings shared by the API, the worker, the operator CLI and the tests. */
+/**
+ * Every connection runs without JIT compilation: PostgreSQL compiles a statement whose estimated
+ * cost passes `jit_above_cost` (a search over a large index does), which took 40-60 ms of a
+ * 50-200 ms search; no statement of ours runs long enough to win that back.
+ */
+const NO_JIT = '-c jit=off';
+
 export const ormOptions = (clientUrl: string, poolSize = 10, waits?: DatabaseWaits) =>
   defineConfig({
     driver: PostgreSqlDriver,
@@ -99,13 +106,14 @@ export const ormOptions = (clientUrl: string, poolSize = 10, waits?: DatabaseWai
     driverOptions: {
       connection: waits
         ? {
+            options: NO_JIT,
             connectionTimeoutMillis: waits.connectMs,
             statement_timeout: waits.statementMs,
             lock_timeout: waits.lockMs,
             idle_in_transaction_session_timeout: waits.idleInTransactionMs,
             query_timeout: waits.queryMs,
           }
-        : { connectionTimeoutMillis: 3000 },
+        : { options: NO_JIT, connectionTimeoutMillis: 3000 },
       log: knexLog,
     },
     forceUtcTimezone: true,

@@ -40,17 +40,32 @@ export const removeSourcesStatement = (
   params: [kinds, sourceIds, organizationId],
 });
 
+/** The vocabulary's words: `app_simple` lexemes of 3-40 characters starting with a letter. */
+export const VOCABULARY_WORD = `length(w) between 3 and 40 and w ~ '^[[:alpha:]]'`;
+
 /**
- * Stores passages of one organization. The lead must be the organization's (a row of another
- * agency's lead is dropped by the join); a passage without a language takes the lead's.
+ * Stores passages of one organization, and their new words in its vocabulary (`search_word`, the
+ * trigram pass's words: the `app_simple` half of the generated tsvector, weight B). The lead must
+ * be the organization's (a row of another agency's lead is dropped by the join); a passage
+ * without a language takes the lead's.
  */
 export const insertChunksStatement = (organizationId: string, rows: ChunkRow[]): Statement => ({
-  sql: `insert into search_chunk (organization_id, lead_id, source_kind, source_id, position, occurred_at, language, text, untrusted)
-        select l.organization_id, l.id, d.source_kind, d.source_id, d.position, d.occurred_at,
-               lower(coalesce(d.language, l.language, 'simple')), d.text, d.untrusted
-          from unnest(?::bigint[], ?::text[], ?::uuid[], ?::smallint[], ?::timestamptz[], ?::text[], ?::text[], ?::boolean[])
-               as d(lead_id, source_kind, source_id, position, occurred_at, language, text, untrusted)
-          join leads l on l.id = d.lead_id and l.organization_id = ?`,
+  sql: `with stored as (
+          insert into search_chunk (organization_id, lead_id, source_kind, source_id, position, occurred_at, language, text, untrusted)
+          select l.organization_id, l.id, d.source_kind, d.source_id, d.position, d.occurred_at,
+                 lower(coalesce(d.language, l.language, 'simple')), d.text, d.untrusted
+            from unnest(?::bigint[], ?::text[], ?::uuid[], ?::smallint[], ?::timestamptz[], ?::text[], ?::text[], ?::boolean[])
+                 as d(lead_id, source_kind, source_id, position, occurred_at, language, text, untrusted)
+            join leads l on l.id = d.lead_id and l.organization_id = ?
+          returning organization_id, tsv
+        ), words as (
+          insert into search_word (organization_id, word)
+          select distinct s.organization_id, w
+            from stored s cross join unnest(tsvector_to_array(ts_filter(s.tsv, '{b}'))) w
+           where ${VOCABULARY_WORD}
+          on conflict do nothing
+        )
+        select count(*)::int as stored from stored`,
   params: [
     rows.map((r) => r.leadId),
     rows.map((r) => r.sourceKind),

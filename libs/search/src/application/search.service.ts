@@ -9,16 +9,24 @@ import { isStopWord } from '../domain/stopwords';
 import type { SearchSourceKind } from '../domain/search-source';
 import { fuzzySnippetOf, snippetOf } from '../domain/snippet';
 import type { SearchAnswerJson, SearchMatchJson } from '../views/search.view';
+import { foldWord } from '../domain/words';
+import {
+  conceptsToRetrieve,
+  estimatedConcepts,
+  Estimates,
+  retrieveNewest,
+  StatementRunner,
+} from './retrieval';
 import {
   analyzeStatement,
   CandidateRow,
+  conceptQueriesStatement,
   headlineStatement,
-  retrieveStatement,
+  lexemeEstimatesStatement,
   SearchFilters,
   SearchReach,
-  trigramStatement,
+  similarWordsStatement,
   trigramThresholdStatement,
-  TrigramRow,
 } from './search.sql';
 
 /** `POST /v1/search` as the service takes it (the DTO checked types and lengths). */
@@ -135,14 +143,10 @@ export class SearchService implements OnApplicationBootstrap {
       configs: string[];
       lexemes: [number, string, string, number[]][];
     }>(this.em, analyzeStatement(actor.organizationId, [...plan.terms, ...plan.phraseWords], extra));
-    const websearch = websearchPerConfig(plan, analyzed.configs, analyzed.lexemes);
     const rows =
       plan.terms.length === 0
         ? []
-        : await preparedRows<CandidateRow>(
-            this.em,
-            retrieveStatement(reach, analyzed.configs, websearch, filters),
-          );
+        : await this.retrieve(reach, plan, analyzed.configs, analyzed.lexemes, filters);
     const candidates = rows.map(toCandidate);
     const { ranked, reranked } = this.reranker.rerank(
       candidates,
@@ -155,7 +159,13 @@ export class SearchService implements OnApplicationBootstrap {
     }
     if (options.leadBoosts) await boost(groups, options.leadBoosts);
     const shown = groups.slice(0, maxResults);
-    const snippets = await this.snippets(reach, shown, analyzed.configs, websearch, plan.trigramWords);
+    const snippets = await this.snippets(
+      reach,
+      shown,
+      analyzed.configs,
+      websearchPerConfig(plan, analyzed.configs, analyzed.lexemes, 'headline'),
+      plan.trigramWords,
+    );
     return {
       matches: shown.map((group) => toMatch(group, snippets)),
       tookMs: Math.round(performance.now() - started),
@@ -163,7 +173,38 @@ export class SearchService implements OnApplicationBootstrap {
     };
   }
 
-  /** Leads only the trigram pass finds (typos, names), after those retrieval found. */
+  /** Runs a statement on the request's entity manager (`StatementRunner`). */
+  private readonly rows: StatementRunner = (statement, unprepared) =>
+    preparedRows(this.em, statement, unprepared ? { prepare: false } : {});
+
+  /**
+   * Retrieval: each concept's tsqueries (with and without its thesaurus alternatives) and the
+   * estimates in one statement, then `retrieveNewest`. A common concept (its caller's forms alone
+   * expected in more than `WHOLE_READ_MATCHES` passages) is retrieved by those forms only: its
+   * newest matches are plenty, and the alternatives would cost every ranked passage (the rerank
+   * still weighs them).
+   */
+  private async retrieve(
+    reach: SearchReach,
+    plan: QueryPlan,
+    configs: string[],
+    lexemes: [number, string, string, number[]][],
+    filters: SearchFilters,
+  ): Promise<CandidateRow[]> {
+    const [planned] = await this.rows<Estimates & { queries: [number, string, string][] }>(
+      conceptQueriesStatement(reach.organizationId, configs, {
+        all: websearchPerConfig(plan, configs, lexemes),
+        own: websearchPerConfig(plan, configs, lexemes, 'own'),
+      }),
+    );
+    return retrieveNewest(this.rows, reach, conceptsToRetrieve(planned), Number(planned.chunks), filters);
+  }
+
+  /**
+   * Leads only the trigram pass finds (typos, names), after those retrieval found: the agency's
+   * words like the query's (`similarWordsStatement`), then their passages by full text, each
+   * scored by the most similar word it holds.
+   */
   private async trigramGroups(
     reach: SearchReach,
     plan: QueryPlan,
@@ -171,32 +212,51 @@ export class SearchService implements OnApplicationBootstrap {
     found: LeadGroup[],
     wanted: number,
   ): Promise<LeadGroup[]> {
-    const rows = await this.em
+    const similar = await this.em
       .transactional(async (em) => {
         await preparedRows(em, trigramThresholdStatement());
-        return preparedRows<TrigramRow>(
+        return preparedRows<{ word: string; similarity: number }>(
           em,
-          trigramStatement(
-            reach,
-            plan.trigramWords,
-            filters,
-            found.map((g) => g.leadId),
-            wanted * EVIDENCE_PER_LEAD * 4,
-          ),
+          similarWordsStatement(reach.organizationId, [...new Set(plan.trigramWords.map(foldWord))]),
         );
       })
       // over its budget (57014, statement_timeout): no fill-up rather than no answer
       .catch((error: unknown) => (sqlStateOf(error) === '57014' ? [] : Promise.reject(error)));
+    const similarity = new Map<string, number>();
+    for (const row of similar)
+      similarity.set(
+        lexemeText(row.word),
+        Math.max(similarity.get(lexemeText(row.word)) ?? 0, Number(row.similarity)),
+      );
+    if (similarity.size === 0) return [];
+    const lexemes = [...similarity.keys()];
+    const [estimates] = await this.rows<Estimates>(lexemeEstimatesStatement(reach.organizationId, lexemes));
+    const rows = await retrieveNewest(
+      this.rows,
+      reach,
+      estimatedConcepts(lexemes, estimates),
+      Number(estimates.chunks),
+      filters,
+    );
+    const known = new Set(found.map((g) => g.leadId));
+    const scored = rows
+      .filter((row) => !known.has(Number(row.lead_id)))
+      .map((row) => ({ row, similarity: bestSimilarity(row.tsv, similarity) }))
+      .sort(
+        (a, b) =>
+          b.similarity - a.similarity ||
+          new Date(b.row.occurred_at).getTime() - new Date(a.row.occurred_at).getTime(),
+      );
     const groups = new Map<number, LeadGroup>();
-    for (const row of rows) {
+    for (const { row, similarity: best } of scored) {
       const leadId = Number(row.lead_id);
       const group = groups.get(leadId) ?? {
         leadId,
         // below every lead full text found: they only fill up
-        score: -1 + Number(row.similarity) / 2,
+        score: -1 + best / 2,
         chunks: [],
-        matchCount: 0,
-        sourceCount: 0,
+        matchCount: Number(row.lead_matches),
+        sourceCount: Number(row.lead_kinds),
         fuzzy: true,
       };
       group.chunks.push({
@@ -206,8 +266,6 @@ export class SearchService implements OnApplicationBootstrap {
         occurredAt: new Date(row.occurred_at),
         untrusted: row.untrusted,
       });
-      group.matchCount += 1;
-      group.sourceCount = new Set(group.chunks.map((c) => c.source)).size;
       groups.set(leadId, group);
     }
     return [...groups.values()].slice(0, wanted);
@@ -236,6 +294,18 @@ export class SearchService implements OnApplicationBootstrap {
       ]),
     );
   }
+}
+
+/** A word as a tsquery lexeme text (`'word'`, quotes and backslashes escaped). */
+function lexemeText(word: string): string {
+  return `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
+/** The similarity of the most similar word a passage's tsvector holds. */
+function bestSimilarity(tsv: string, similarity: Map<string, number>): number {
+  let best = 0;
+  for (const [lexeme, value] of similarity) if (value > best && tsv.includes(`${lexeme}:`)) best = value;
+  return best;
 }
 
 /** The SQLSTATE of a database error, however the driver and the ORM wrapped it. */
@@ -294,15 +364,21 @@ export function rerankQuery(plan: QueryPlan, lexemes: [number, string, string, n
 }
 
 /**
- * Each concept's query text under each configuration (`[configuration][concept]`): a phrase is
+ * Each concept's query text under each configuration (`[configuration][concept]`): the caller's
+ * forms under every configuration (stemmed in each language), a thesaurus alternative under
+ * `app_simple` only (its words as written, accents aside: a dictionary form needs no stemmer of
+ * ours, and every configuration more adds its lexemes to each ranked passage's cost). A phrase is
  * searched under a configuration only when that configuration keeps each of its words that is no
  * stop word of ours (`"red sea"` is not searched as `red` under Spanish, where `sea` is a stop
- * word). `app_simple` keeps every word, so every phrase is searched at least there.
+ * word). `app_simple` keeps every word, so every phrase is searched at least there. `own`: the
+ * caller's forms only; `headline`: the alternatives under every configuration too (`ts_headline`
+ * reads a passage under its own language, so a Spanish note's `piso` is `pis` there).
  */
 export function websearchPerConfig(
   plan: QueryPlan,
   configs: string[],
   lexemes: [number, string, string, number[]][],
+  scope: 'all' | 'own' | 'headline' = 'all',
 ): string[][] {
   const kept = new Map<string, Set<number>>();
   for (const [ord, config, , positions] of lexemes) {
@@ -314,6 +390,8 @@ export function websearchPerConfig(
   return configs.map((config) =>
     plan.concepts.map((concept) =>
       websearchOf([concept], (alternative) => {
+        if (alternative.expansion && (scope === 'own' || (scope === 'all' && config !== 'app_simple')))
+          return false;
         if (alternative.words.length === 1) return true;
         const positions = kept.get(`${plan.terms.indexOf(alternative.words.join(' '))}:${config}`);
         return alternative.words.every((word, i) => isStopWord(word) || (positions?.has(i + 1) ?? false));

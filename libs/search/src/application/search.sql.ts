@@ -51,17 +51,8 @@ export interface CandidateRow {
   /** Matches (of the newest ranked) on the chunk's lead, and their distinct source kinds. */
   lead_matches: string;
   lead_kinds: string;
-}
-
-/** A chunk the trigram pass found. */
-export interface TrigramRow {
-  id: string;
-  lead_id: string;
-  source_kind: string;
-  source_id: string;
-  occurred_at: Date | string;
-  untrusted: boolean;
-  similarity: number;
+  /** Matches each concept found (by concept index), before they were merged. */
+  concept_found: Record<string, number>;
 }
 
 /**
@@ -141,146 +132,190 @@ const filterSql = (alias: string, filters: SearchFilters): Statement => {
 /** Narrow: the newest matches are sorted by date before anything wide (tsv, text) is read. */
 const COLUMNS = 'c.id, c.lead_id, c.source_kind, c.source_id, c.occurred_at, c.untrusted';
 
+/** A concept as the retrieve statement reads it: its tsquery text, and its window's lower bound. */
+export interface RetrieveConcept {
+  tsquery: string;
+  /** Null: the whole index (no window). */
+  floor: Date | null;
+}
+
 /**
- * The newest `NEWEST_MATCHES` chunks matching `match` in reach (the agency's leads the caller
- * reaches), then as many of the leads shared with the caller: two `union all` branches, each
- * walking its own index.
+ * Each concept's query as a tsquery text, with its thesaurus alternatives (`all`) and without
+ * (`own`: the caller's forms), and the planner's estimates the retrieval plan is made from: the
+ * organization's passages, and the passages holding each lexeme of those queries
+ * (`search_estimate`: `EXPLAIN`, no data read).
  */
-function newestInReach(
+export function conceptQueriesStatement(
+  organizationId: string,
+  configs: string[],
+  queries: { all: ConceptQueries; own: ConceptQueries },
+): Statement {
+  const [concepts, cfgs, texts] = perConcept(configs, queries.all);
+  const [ownConcepts, ownCfgs, ownTexts] = perConcept(configs, queries.own);
+  return {
+    sql: `with cq as (
+            select x.concept, x.kind, search_tsquery_or(websearch_to_tsquery(x.cfg::regconfig, x.text)) as tq
+              from unnest(?::int[], ?::text[], ?::text[], ?::text[]) x(concept, kind, cfg, text)
+             group by x.concept, x.kind
+          ), lexemes as (
+            select distinct m[1] as lexeme
+              from cq cross join regexp_matches(cq.tq::text, '(''([^'']|'''')*'')', 'g') m
+          )
+          select search_estimate(?::uuid, null) as chunks,
+                 (select coalesce(json_agg(json_build_array(concept, kind, tq::text) order by concept, kind), '[]'::json)
+                    from cq) as queries,
+                 (select coalesce(json_object_agg(lexeme, search_estimate(?::uuid, lexeme)), '{}'::json)
+                    from lexemes) as lexemes`,
+    params: [
+      [...concepts, ...ownConcepts],
+      [...concepts.map(() => 'all'), ...ownConcepts.map(() => 'own')],
+      [...cfgs, ...ownCfgs],
+      [...texts, ...ownTexts],
+      organizationId,
+      organizationId,
+    ],
+  };
+}
+
+/** The lower bound of each window: the `occurred_at` of the organization's n-th newest passage. */
+export const windowFloorsStatement = (organizationId: string, windows: number[]): Statement => ({
+  sql: `select w::bigint as rows, search_recent_floor(?::uuid, w) as floor from unnest(?::bigint[]) w`,
+  params: [organizationId, windows],
+});
+
+/**
+ * One concept's newest matches in reach: the agency's leads the caller reaches (in the concept's
+ * window when it has one), then as many of the leads shared with the caller (a few leads: their
+ * own index, no window). A concept without a window is read whole behind a fence (`offset 0`), so
+ * the planner reads it through the GIN index and never walks the date index hoping to meet its
+ * few matches early.
+ */
+function newestOfConcept(
   reach: SearchReach,
-  columns: string,
-  match: Statement,
+  index: number,
+  concept: RetrieveConcept,
   filters: SearchFilters,
-  limit = String(NEWEST_MATCHES),
+  limit: number,
 ): Statement {
   const filter = filterSql('c', filters);
-  // an admin reaches every lead of the organization: the chunk's own organization says it all
+  const columns = `${COLUMNS}, ${index} as concept`;
   const own = reach.own
     ? {
         sql: `and exists (select 1 from leads l where l.id = c.lead_id and ${reach.own.sql})`,
         params: reach.own.params,
       }
     : { sql: '', params: [] };
+  const window = concept.floor
+    ? { sql: 'and c.occurred_at >= ?', params: [concept.floor] }
+    : { sql: '', params: [] };
+  const agency = `select ${columns}
+                    from search_chunk c
+                   where c.organization_id = ? and c.tsv @@ ?::tsquery ${window.sql} ${filter.sql}
+                     ${own.sql}`;
   return {
-    sql: `(select ${columns}
-               from search_chunk c
-              where c.organization_id = ? and ${match.sql} ${filter.sql}
-                ${own.sql}
-              order by c.occurred_at desc
-              limit ${limit})
+    sql: `(${
+      concept.floor
+        ? `${agency} order by c.occurred_at desc limit ${limit}`
+        : `select * from (${agency} offset 0) f order by f.occurred_at desc limit ${limit}`
+    })
             union all
             (select ${columns}
                from (${reach.shared.sql}) s
                join search_chunk c on c.organization_id = s.organization_id and c.lead_id = s.lead_id
-              where ${match.sql} ${filter.sql}
+              where c.tsv @@ ?::tsquery ${filter.sql}
               order by c.occurred_at desc
               limit ${limit})`,
     params: [
       reach.organizationId,
-      ...match.params,
+      concept.tsquery,
+      ...window.params,
       ...filter.params,
       ...own.params,
       ...reach.shared.params,
-      ...match.params,
+      concept.tsquery,
       ...filter.params,
     ],
   };
 }
 
 /**
- * Retrieve, one statement: each concept's query (its alternatives under every configuration, OR)
- * takes its own newest matches in reach (own agency, plus leads shared with the caller), an equal
- * share of `NEWEST_MATCHES`, so a rare word is never crowded out by a common one beside it; those
- * (at most `NEWEST_MATCHES`) are ranked by `ts_rank_cd` against the whole query; the best
- * `CANDIDATES` come with their tsvector for the rerank and their lead's match counts. Only the
- * ranked rows' tsvectors are read.
+ * Retrieve, one statement: each concept takes its own newest matches in reach, `share` of
+ * `NEWEST_MATCHES` (so a rare word is never crowded out by a common one beside it); those are
+ * ranked by `ts_rank_cd` against the whole query; the best `CANDIDATES` come with their tsvector
+ * for the rerank, their lead's match counts, and how many matches each concept found
+ * (`concept_found`: the retrieval plan widens a window that held too few). Only the ranked rows'
+ * tsvectors are read. Run unprepared: each call is planned with its own tsqueries and bounds.
  */
 export function retrieveStatement(
   reach: SearchReach,
-  configs: string[],
-  queries: ConceptQueries,
+  concepts: RetrieveConcept[],
+  whole: string,
   filters: SearchFilters,
+  share: number,
 ): Statement {
-  const [concepts, cfgs, texts] = perConcept(configs, queries);
-  const share = Math.max(1, Math.ceil(NEWEST_MATCHES / Math.max(1, new Set(concepts).size)));
-  const matches = newestInReach(
-    reach,
-    COLUMNS,
-    { sql: 'c.tsv @@ cq.tq', params: [] },
-    filters,
-    String(share),
-  );
+  const branches = concepts.map((concept, i) => newestOfConcept(reach, i, concept, filters, share));
   return {
-    sql: `with cq as (
-            select x.concept, search_tsquery_or(websearch_to_tsquery(x.cfg::regconfig, x.text)) as tq
-              from unnest(?::int[], ?::text[], ?::text[]) x(concept, cfg, text)
-             group by x.concept
-          ), q as (
-            select search_tsquery_or(tq) as tq from cq
-          ), found as (
-            select f.* from cq cross join lateral (${matches.sql}) f
+    sql: `with found as (
+            ${branches.map((b) => b.sql).join('\n            union all\n            ')}
           ), matches as (
             select distinct on (id) * from found
+          ), per_concept as (
+            select coalesce(json_object_agg(concept, n), '{}'::json) as found
+              from (select concept, count(*) as n from found group by concept) x
           ), leads_matched as (
             select lead_id, count(*) as lead_matches, count(distinct source_kind) as lead_kinds
               from matches group by lead_id
           ), best as (
-            select m.id, ts_rank_cd(c.tsv, q.tq) as rank
+            select m.id, ts_rank_cd(c.tsv, ?::tsquery) as rank
               from matches m
               join search_chunk c on c.id = m.id
-             cross join q
              order by rank desc, m.occurred_at desc, m.id desc
              limit ${CANDIDATES}
           )
           select m.id, m.lead_id, m.source_kind, m.source_id, m.occurred_at, m.untrusted,
-                 b.rank, c.tsv::text as tsv, lm.lead_matches, lm.lead_kinds
+                 b.rank, c.tsv::text as tsv, lm.lead_matches, lm.lead_kinds, pc.found as concept_found
             from best b
             join matches m on m.id = b.id
             join search_chunk c on c.id = b.id
             join leads_matched lm on lm.lead_id = m.lead_id
+           cross join per_concept pc
            order by b.rank desc, m.occurred_at desc, m.id desc`,
-    params: [concepts, cfgs, texts, ...matches.params],
+    params: [...branches.flatMap((b) => b.params), whole],
   };
 }
 
 /**
- * The trigram pass (typos, names): chunks in reach holding a word at least `TRIGRAM_SIMILARITY`
- * like one of `words` (GIN trigram index; run after `trigramThresholdStatement` in the same
- * transaction), outside the leads retrieval found, most similar first. Of the newest
- * `NEWEST_MATCHES` matches, like retrieval.
+ * The trigram pass, first half (typos, names): for each query word (folded: lower-case, no
+ * accents), the organization's words (`search_word`) at least `TRIGRAM_SIMILARITY` like it
+ * (`word_similarity`, GIN trigram index; run after `trigramThresholdStatement` in the same
+ * transaction), the `SIMILAR_WORDS` most similar. Full text then searches those words.
  */
-export function trigramStatement(
-  reach: SearchReach,
-  words: string[],
-  filters: SearchFilters,
-  exceptLeadIds: number[],
-  limit: number,
-): Statement {
-  const similar = words.map(() => 'c.text %> ?').join(' or ');
-  const similarity = `greatest(${words.map(() => 'word_similarity(?, m.text)').join(', ')})`;
-  const matches = newestInReach(
-    reach,
-    `${COLUMNS}, c.text`,
-    { sql: `(${similar}) and not (c.lead_id = any(?::bigint[]))`, params: [...words, exceptLeadIds] },
-    filters,
-  );
+export function similarWordsStatement(organizationId: string, words: string[]): Statement {
   return {
-    sql: `with matches as (
-            ${matches.sql}
-          )
-          select m.id, m.lead_id, m.source_kind, m.source_id, m.occurred_at, m.untrusted,
-                 ${similarity} as similarity
-            from matches m
-           order by similarity desc, m.occurred_at desc, m.id desc
-           limit ${limit}`,
-    params: [...matches.params, ...words],
+    sql: `select q.ord::int as ord, w.word, word_similarity(q.word, w.word) as similarity
+            from unnest(?::text[]) with ordinality q(word, ord)
+           cross join lateral (
+             select v.word from search_word v
+              where v.organization_id = ? and v.word %> q.word
+              order by word_similarity(q.word, v.word) desc, v.word
+              limit ${SIMILAR_WORDS}
+           ) w`,
+    params: [words, organizationId],
   };
 }
 
-/**
- * The trigram pass gives up after this long (it only fills up: on a very large index a word close
- * to many others can take seconds, and the answer goes without the fill-up instead).
- */
+/** The trigram pass keeps this many words per query word. */
+export const SIMILAR_WORDS = 5;
+
+/** The planner's estimates for tsquery lexemes (`'word'`) and the organization's passages. */
+export const lexemeEstimatesStatement = (organizationId: string, lexemes: string[]): Statement => ({
+  sql: `select search_estimate(?::uuid, null) as chunks,
+               (select coalesce(json_object_agg(l, search_estimate(?::uuid, l)), '{}'::json)
+                  from unnest(?::text[]) l) as lexemes`,
+  params: [organizationId, organizationId, lexemes],
+});
+
+/** The similar-words lookup gives up after this long (it only fills up: no fill-up rather than no answer). */
 export const TRIGRAM_BUDGET_MS = 800;
 
 /** `word_similarity` threshold of the trigram operators and the pass's budget, for this transaction only. */
