@@ -50,6 +50,8 @@ const searchRerank = built('search/src/domain/bm25f-reranker.js');
 const searchSnippet = built('search/src/domain/snippet.js');
 const searchService = built('search/src/application/search.service.js');
 const searchIndex = built('search/src/application/search-index.sql.js');
+const searchRetrieval = built('search/src/application/retrieval.js');
+const searchWords = built('search/src/domain/words.js');
 const searchChunking = built('search/src/domain/chunking.js');
 const SQL = {
   doorFacts: (secretHash) => door.doorFactsStatement(secretHash),
@@ -81,11 +83,11 @@ const SQL = {
   // search (issue 18): the reach LeadAccess.searchSql gives, then the pipeline's statements
   searchShares: (person) => reach.leadSharesSql(person),
   searchAnalyze: (organizationId, terms, extra) => searchSql.analyzeStatement(organizationId, terms, extra),
-  searchRetrieve: (searchReach, configs, websearch, filters) =>
-    searchSql.retrieveStatement(searchReach, configs, websearch, filters),
+  searchConcepts: (organizationId, configs, queries) =>
+    searchSql.conceptQueriesStatement(organizationId, configs, queries),
   searchTrigramThreshold: searchSql.trigramThresholdStatement(),
-  searchTrigram: (searchReach, words, filters, exceptLeadIds, limit) =>
-    searchSql.trigramStatement(searchReach, words, filters, exceptLeadIds, limit),
+  searchSimilarWords: (organizationId, words) => searchSql.similarWordsStatement(organizationId, words),
+  searchLexemeEstimates: (organizationId, lexemes) => searchSql.lexemeEstimatesStatement(organizationId, lexemes),
   searchHeadlines: (searchReach, ids, configs, websearch) =>
     searchSql.headlineStatement(searchReach, ids, configs, websearch),
   // a note (the ORM's insert written out) and the indexer's two statements (ChunkIndexer.upsertSources)
@@ -248,6 +250,7 @@ const pool = new Pool({
   connectionString: process.env.DATABASE_URL,
   max: Number(process.env.DATABASE_POOL_SIZE || 10), // the API's pool size, from the same variable
   idleTimeoutMillis: 30_000, // as the API's pool: idle between rounds, it keeps its prepared statements
+  options: '-c jit=off', // as the API's connections (NO_JIT)
 });
 
 /** `?` placeholders to `$n`, and a name per text, so pg prepares each statement once per connection. */
@@ -1076,12 +1079,25 @@ async function searchCrm(key, body) {
   const [analyzed] = (
     await run(SQL.searchAnalyze(key.organization_id, [...plan.terms, ...plan.phraseWords], []))
   ).rows;
-  // each configuration's own query text (a phrase only where the configuration keeps its words)
-  const websearch = searchService.websearchPerConfig(plan, analyzed.configs, analyzed.lexemes);
-  const rows =
-    plan.terms.length === 0
-      ? []
-      : (await run(SQL.searchRetrieve(searchReach, analyzed.configs, websearch, filters))).rows;
+  // the same retrieval plan (retrieveNewest): each concept whole or in a window, unnamed statements
+  const runRows = async (statement, unprepared) =>
+    (await (unprepared ? runUnnamed(statement) : run(statement))).rows;
+  let rows = [];
+  if (plan.terms.length > 0) {
+    const [planned] = await runRows(
+      SQL.searchConcepts(key.organization_id, analyzed.configs, {
+        all: searchService.websearchPerConfig(plan, analyzed.configs, analyzed.lexemes),
+        own: searchService.websearchPerConfig(plan, analyzed.configs, analyzed.lexemes, 'own'),
+      }),
+    );
+    rows = await searchRetrieval.retrieveNewest(
+      runRows,
+      searchReach,
+      searchRetrieval.conceptsToRetrieve(planned),
+      Number(planned.chunks),
+      filters,
+    );
+  }
   const candidates = rows.map((row) => ({
     chunkId: String(row.id),
     leadId: Number(row.lead_id),
@@ -1120,60 +1136,91 @@ async function searchCrm(key, body) {
   const found = [...groups.values()];
   if (found.length < maxResults && plan.trigramWords.length > 0) {
     const wanted = maxResults - found.length;
+    // the trigram pass: the agency's words like the query's, in a transaction with its threshold
     const client = await pool.connect();
-    let trigramRows;
+    let similar = [];
     try {
       await client.query('begin');
       await run(SQL.searchTrigramThreshold, client);
-      trigramRows = (
+      similar = (
         await run(
-          SQL.searchTrigram(
-            searchReach,
-            plan.trigramWords,
-            filters,
-            found.map((g) => g.leadId),
-            wanted * SEARCH_EVIDENCE * 4,
-          ),
+          SQL.searchSimilarWords(key.organization_id, [...new Set(plan.trigramWords.map(searchWords.foldWord))]),
           client,
         )
       ).rows;
       await client.query('commit');
     } catch (err) {
       await client.query('rollback').catch(() => {});
-      throw err;
+      if (err.code !== '57014') throw err;
     } finally {
       client.release();
     }
-    const filled = new Map();
-    for (const row of trigramRows) {
-      const leadId = Number(row.lead_id);
-      const group = filled.get(leadId) ?? {
-        leadId,
-        score: -1 + Number(row.similarity) / 2,
-        chunks: [],
-        matchCount: 0,
-        sourceCount: 0,
-      };
-      group.chunks.push({
-        id: row.id,
-        source: row.source_kind,
-        sourceId: row.source_id,
-        occurredAt: new Date(row.occurred_at),
-        untrusted: row.untrusted,
-      });
-      group.matchCount += 1;
-      group.sourceCount = new Set(group.chunks.map((c) => c.source)).size;
-      filled.set(leadId, group);
+    const similarity = new Map();
+    for (const row of similar) {
+      const lexeme = `'${row.word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+      similarity.set(lexeme, Math.max(similarity.get(lexeme) ?? 0, Number(row.similarity)));
     }
-    found.push(...[...filled.values()].slice(0, wanted));
+    if (similarity.size > 0) {
+      const lexemes = [...similarity.keys()];
+      const [estimates] = await runRows(SQL.searchLexemeEstimates(key.organization_id, lexemes));
+      const fuzzyRows = await searchRetrieval.retrieveNewest(
+        runRows,
+        searchReach,
+        searchRetrieval.estimatedConcepts(lexemes, estimates),
+        Number(estimates.chunks),
+        filters,
+      );
+      const known = new Set(found.map((g) => g.leadId));
+      const bestOf = (tsv) => {
+        let best = 0;
+        for (const [lexeme, value] of similarity) if (value > best && tsv.includes(`${lexeme}:`)) best = value;
+        return best;
+      };
+      const scored = fuzzyRows
+        .filter((row) => !known.has(Number(row.lead_id)))
+        .map((row) => ({ row, similarity: bestOf(row.tsv) }))
+        .sort(
+          (x, y) =>
+            y.similarity - x.similarity ||
+            new Date(y.row.occurred_at).getTime() - new Date(x.row.occurred_at).getTime(),
+        );
+      const filled = new Map();
+      for (const { row, similarity: best } of scored) {
+        const leadId = Number(row.lead_id);
+        const group = filled.get(leadId) ?? {
+          leadId,
+          score: -1 + best / 2,
+          chunks: [],
+          matchCount: Number(row.lead_matches),
+          sourceCount: Number(row.lead_kinds),
+          fuzzy: true,
+        };
+        group.chunks.push({
+          id: row.id,
+          source: row.source_kind,
+          sourceId: row.source_id,
+          occurredAt: new Date(row.occurred_at),
+          untrusted: row.untrusted,
+        });
+        filled.set(leadId, group);
+      }
+      found.push(...[...filled.values()].slice(0, wanted));
+    }
   }
   const shown = found.slice(0, maxResults);
   const ids = shown.flatMap((g) => g.chunks.slice(0, SEARCH_EVIDENCE).map((c) => c.id));
   const snippets = new Map();
   if (ids.length) {
-    const { rows: lines } = await run(SQL.searchHeadlines(searchReach, ids, analyzed.configs, websearch));
+    const headline = searchService.websearchPerConfig(plan, analyzed.configs, analyzed.lexemes, 'headline');
+    const fuzzyIds = new Set(shown.filter((g) => g.fuzzy).flatMap((g) => g.chunks.map((c) => String(c.id))));
+    const { rows: lines } = await run(SQL.searchHeadlines(searchReach, ids, analyzed.configs, headline));
     for (const line of lines)
-      snippets.set(String(line.id), searchSnippet.snippetOf(line.text, line.headline));
+      snippets.set(
+        String(line.id),
+        fuzzyIds.has(String(line.id))
+          ? searchSnippet.fuzzySnippetOf(line.text, plan.trigramWords)
+          : searchSnippet.snippetOf(line.text, line.headline),
+      );
   }
   return {
     matches: shown.map((group) => {

@@ -232,7 +232,9 @@ const numbered = (statement) => {
  */
 async function retrievePlan(ctx, query, withTrigram = false) {
   const searchSql = built('search/src/application/search.sql.js');
+  const retrieval = built('search/src/application/retrieval.js');
   const { planQuery } = built('search/src/domain/search-query.js');
+  const { foldWord } = built('search/src/domain/words.js');
   const reach = built('crm/src/domain/lead-reach.js');
   const queryPlan = planQuery(query);
   const searchReach = {
@@ -241,27 +243,42 @@ async function retrievePlan(ctx, query, withTrigram = false) {
     own: null,
     shared: reach.leadSharesSql({ organizationId: ctx.organizationId, userId: ctx.search.adminUserId }),
   };
-  const client = new Client({ connectionString: ctx.databaseUrl });
+  const client = new Client({ connectionString: ctx.databaseUrl, options: '-c jit=off' });
   await client.connect();
   try {
     const analyze = numbered(
       searchSql.analyzeStatement(ctx.organizationId, [...queryPlan.terms, ...queryPlan.phraseWords], []),
     );
     const [analyzed] = (await client.query(analyze.text, analyze.values)).rows;
-    // each configuration's own text, as the service builds it (websearchPerConfig)
+    // each configuration's own text, as the service builds it (websearchPerConfig), then the
+    // retrieval plan as the pipeline runs it; the last retrieve statement is the one explained
     const { websearchPerConfig } = built('search/src/application/search.service.js');
-    const websearch = websearchPerConfig(queryPlan, analyzed.configs, analyzed.lexemes);
-    const retrieve = numbered(searchSql.retrieveStatement(searchReach, analyzed.configs, websearch, {}));
+    const statements = [];
+    const runRows = async (statement) => {
+      statements.push(statement);
+      const n = numbered(statement);
+      return (await client.query(n.text, n.values)).rows;
+    };
+    const [planned] = await runRows(
+      searchSql.conceptQueriesStatement(ctx.organizationId, analyzed.configs, {
+        all: websearchPerConfig(queryPlan, analyzed.configs, analyzed.lexemes),
+        own: websearchPerConfig(queryPlan, analyzed.configs, analyzed.lexemes, 'own'),
+      }),
+    );
+    const concepts = retrieval.conceptsToRetrieve(planned);
+    await retrieval.retrieveNewest(runRows, searchReach, concepts, Number(planned.chunks), {});
+    const retrieves = statements.filter((s) => s.sql.includes('with found as'));
+    const retrieve = numbered(retrieves[retrieves.length - 1]);
     const { rows } = await client.query(`explain (analyze, buffers) ${retrieve.text}`, retrieve.values);
-    // the typo class: no passage matches (nothing retrieved), so the trigram pass is what runs;
-    // its plan in a transaction with its threshold, as the pipeline runs it
+    // the typo class: no passage matches (nothing retrieved), so the trigram pass is what runs:
+    // its similar-words statement, in a transaction with its threshold, as the pipeline runs it
     let trigram = null;
     if (withTrigram) {
       await client.query('begin');
       const threshold = numbered(searchSql.trigramThresholdStatement());
       await client.query(threshold.text, threshold.values);
       const statement = numbered(
-        searchSql.trigramStatement(searchReach, queryPlan.trigramWords, {}, [], MAX_RESULTS * 3 * 4),
+        searchSql.similarWordsStatement(ctx.organizationId, queryPlan.trigramWords.map(foldWord)),
       );
       const explained = await client.query(`explain (analyze, buffers) ${statement.text}`, statement.values);
       await client.query('rollback');
@@ -269,18 +286,18 @@ async function retrievePlan(ctx, query, withTrigram = false) {
     }
     const [{ matches }] = (
       await client.query(
-        `select count(*)::int as matches from search_chunk c,
-                (select search_tsquery_or(websearch_to_tsquery(x.cfg::regconfig, x.text)) as tq
-                   from unnest($1::text[], $2::text[]) x(cfg, text)) q
-          where c.organization_id = $3 and c.tsv @@ q.tq`,
-        [analyzed.configs, websearch, ctx.organizationId],
+        `select count(*)::int as matches from search_chunk c
+          where c.organization_id = $1 and c.tsv @@ $2::tsquery`,
+        [ctx.organizationId, concepts.map((c) => c.tsquery).join(' | ') || "''"],
       )
     ).rows;
     return {
       query,
-      websearch: queryPlan.websearch,
+      websearch: concepts.map((c) => c.tsquery).join(' | '),
       configs: analyzed.configs,
       matches,
+      passes: retrieves.length,
+      windows: concepts.map((c) => c.estimate),
       plan: rows.map((row) => row['QUERY PLAN']).join('\n'),
       trigram,
     };

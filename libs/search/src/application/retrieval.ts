@@ -37,6 +37,19 @@ export interface Estimates {
   lexemes: Record<string, number | string>;
 }
 
+/** The retrieval plan's two bounds (a test lowers them to see windows on a small index). */
+export interface RetrievalLimits {
+  /** Newest matches ranked at most, shared equally by the concepts. */
+  newestMatches: number;
+  /** A concept expected in at most this many passages is read whole. */
+  wholeReadMatches: number;
+}
+
+export const RETRIEVAL_LIMITS: RetrievalLimits = {
+  newestMatches: NEWEST_MATCHES,
+  wholeReadMatches: WHOLE_READ_MATCHES,
+};
+
 /**
  * Retrieval (README "Search", "Retrieval plan"): each concept's newest matches, whole or in a date
  * window sized from its estimate (`retrieval-plan.ts`), ranked in one statement; a window that
@@ -50,15 +63,18 @@ export async function retrieveNewest(
   concepts: EstimatedConcept[],
   chunks: number,
   filters: SearchFilters,
+  limits: RetrievalLimits = RETRIEVAL_LIMITS,
 ): Promise<CandidateRow[]> {
   const wanted = concepts
     .map((concept) => ({ ...concept, tsquery: tsqueryBranches(concept.tsquery).join(' | ') }))
     .filter((concept) => concept.tsquery !== '');
   if (wanted.length === 0) return [];
-  const share = Math.max(1, Math.ceil(NEWEST_MATCHES / wanted.length));
+  const share = Math.max(1, Math.ceil(limits.newestMatches / wanted.length));
   const whole = [...new Set(wanted.flatMap((concept) => tsqueryBranches(concept.tsquery)))].join(' | ');
   const windowed = filters.leadId === undefined && filters.to === undefined;
-  let windows = wanted.map((concept) => (windowed ? firstWindow(concept.estimate, share, chunks) : null));
+  let windows = wanted.map((concept) =>
+    windowed ? firstWindow(concept.estimate, share, chunks, limits.wholeReadMatches) : null,
+  );
   for (let pass = 1; ; pass++) {
     const floors = await floorsOf(run, reach.organizationId, windows);
     const bounds = windows.map((rows) => floorOf(rows, floors, filters.from));
@@ -96,6 +112,7 @@ export function estimatedConcepts(tsqueries: string[], estimates: Estimates): Es
  */
 export function conceptsToRetrieve(
   planned: Estimates & { queries: [number, string, string][] },
+  wholeReadMatches = WHOLE_READ_MATCHES,
 ): EstimatedConcept[] {
   const byConcept = new Map<number, { all?: string; own?: string }>();
   for (const [concept, kind, tsquery] of planned.queries) {
@@ -108,7 +125,7 @@ export function conceptsToRetrieve(
     .map((concept) => {
       const { all = '', own = '' } = byConcept.get(concept)!;
       const [whole, mine] = estimatedConcepts([all, own], planned);
-      return mine.tsquery !== '' && mine.estimate > WHOLE_READ_MATCHES ? mine : whole;
+      return mine.tsquery !== '' && mine.estimate > wholeReadMatches ? mine : whole;
     });
 }
 

@@ -57,8 +57,13 @@ export function conceptMatchesEstimate(branches: string[], lexemeMatches: Map<st
  * The window of a concept's first pass: how many of the organization's newest passages to read
  * (null: the whole index, no window).
  */
-export function firstWindow(estimate: number, share: number, chunks: number): number | null {
-  if (estimate <= WHOLE_READ_MATCHES || chunks <= 0) return null;
+export function firstWindow(
+  estimate: number,
+  share: number,
+  chunks: number,
+  wholeReadMatches = WHOLE_READ_MATCHES,
+): number | null {
+  if (estimate <= wholeReadMatches || chunks <= 0) return null;
   const rows = Math.ceil((WINDOW_SLACK * share * chunks) / estimate);
   return rows >= chunks ? null : rows;
 }

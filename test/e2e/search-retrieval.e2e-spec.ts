@@ -1,0 +1,148 @@
+import { preparedRows, type Statement } from '@app/platform/core';
+import { leadSharesSql } from '../../libs/crm/src/domain/lead-reach';
+import {
+  EstimatedConcept,
+  Estimates,
+  RetrievalLimits,
+  retrieveNewest,
+} from '../../libs/search/src/application/retrieval';
+import { insertChunksStatement } from '../../libs/search/src/application/search-index.sql';
+import {
+  CandidateRow,
+  lexemeEstimatesStatement,
+  SearchFilters,
+  SearchReach,
+} from '../../libs/search/src/application/search.sql';
+import { Agency, sql, TestApp } from '../fixtures';
+
+/**
+ * The retrieval plan (README "Search", "Retrieval plan") on a real index: a common concept read in
+ * date windows takes the same newest matches as a whole read, a window that held too few is
+ * widened until it holds them (or the concept is read whole), and a lead or an `occurredTo`
+ * reads whole. The bounds are lowered (`RetrievalLimits`) so 600 passages make a concept common.
+ */
+describe('search retrieval plan: windows on a real index', () => {
+  let t: TestApp;
+  let a: Agency;
+  let reach: SearchReach;
+  const leadIds: number[] = [];
+  const HOUR = 3_600_000;
+  const newest = Date.parse('2026-11-20T12:00:00Z');
+  /** Windows once a concept is expected in more than 10 passages; 40 newest matches a concept. */
+  const SMALL: RetrievalLimits = { newestMatches: 40, wholeReadMatches: 10 };
+  const WHOLE: RetrievalLimits = { newestMatches: 40, wholeReadMatches: Number.MAX_SAFE_INTEGER };
+
+  beforeAll(async () => {
+    t = await TestApp.start({ env: { LOG_LEVEL: 'error' } });
+    a = await t.seed.agency('Retrieval Plan');
+    for (let i = 0; i < 3; i++) leadIds.push((await t.seed.lead(a.admin)).id);
+    // 600 passages an hour apart: every one says hipoteca; one in 40 also says casa rural
+    const rows = Array.from({ length: 600 }, (_, i) => ({
+      leadId: leadIds[i % 3],
+      sourceKind: 'note',
+      sourceId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      position: 0,
+      occurredAt: new Date(newest - i * HOUR),
+      language: 'es',
+      text: `Hablamos de la hipoteca del piso ${i}.${i % 40 === 7 ? ' Prefieren una casa rural.' : ' La casa tiene un jardín rural.'}`,
+      untrusted: false,
+    }));
+    await rowsOf(insertChunksStatement(a.admin.organizationId, rows));
+    await sql(t, 'analyze search_chunk');
+    reach = {
+      organizationId: a.admin.organizationId,
+      own: null,
+      shared: leadSharesSql({ organizationId: a.admin.organizationId, userId: a.admin.userId }),
+    };
+  });
+  afterAll(() => t.stop());
+
+  /** A statement through the platform's runner (pg binds arrays as arrays; knex would spread them). */
+  const rowsOf = <T>(statement: Statement) => preparedRows<T>(t.orm.em.fork(), statement, { prepare: false });
+
+  /** Runs the plan, recording each statement it sends. */
+  const retrieve = async (
+    concepts: EstimatedConcept[],
+    limits: RetrievalLimits,
+    filters: SearchFilters = {},
+  ): Promise<{ rows: CandidateRow[]; sent: Statement[] }> => {
+    const sent: Statement[] = [];
+    const run = <T>(statement: Statement) => {
+      sent.push(statement);
+      return rowsOf<T>(statement);
+    };
+    const [estimates] = await run<Estimates>(lexemeEstimatesStatement(a.admin.organizationId, []));
+    const rows = await retrieveNewest(run, reach, concepts, Number(estimates.chunks), filters, limits);
+    return { rows, sent: sent.slice(1) };
+  };
+  const ids = (rows: CandidateRow[]) => rows.map((row) => String(row.id)).sort();
+  const retrieves = (sent: Statement[]) => sent.filter((s) => s.sql.includes('with found as'));
+
+  it('the organization’s passages and a word’s are estimated from the planner', async () => {
+    const [estimates] = await rowsOf<Estimates>(
+      lexemeEstimatesStatement(a.admin.organizationId, [`'hipoteca'`]),
+    );
+    expect(Number(estimates.chunks)).toBeGreaterThan(500);
+    expect(Number(estimates.lexemes[`'hipoteca'`])).toBeGreaterThan(500);
+  });
+
+  it('a common concept read in a window takes the same newest matches as a whole read', async () => {
+    const concept = { tsquery: `'hipoteca'`, estimate: 600 };
+    const windowed = await retrieve([concept], SMALL);
+    const whole = await retrieve([concept], WHOLE);
+    expect(windowed.rows).toHaveLength(40);
+    expect(ids(windowed.rows)).toEqual(ids(whole.rows));
+    // the newest 40: passages 0-39
+    expect(
+      Math.min(...windowed.rows.map((r) => Date.parse(String(new Date(r.occurred_at).toISOString())))),
+    ).toBe(newest - 39 * HOUR);
+    expect(windowed.sent.some((s) => s.sql.includes('search_recent_floor'))).toBe(true);
+    expect(retrieves(windowed.sent)).toHaveLength(1);
+    expect(retrieves(windowed.sent)[0].sql).toContain('c.occurred_at >= ?');
+    expect(retrieves(whole.sent)[0].sql).not.toContain('c.occurred_at >= ?');
+    expect(windowed.rows[0].concept_found).toEqual({ 0: 40 });
+  });
+
+  it('a window that held too few matches is widened until it holds them, or read whole', async () => {
+    // the phrase is in 15 of 600 passages, estimated as common as its words
+    const concept = { tsquery: `'casa' <-> 'rural'`, estimate: 600 };
+    const windowed = await retrieve([concept], { newestMatches: 12, wholeReadMatches: 10 });
+    const whole = await retrieve([concept], { newestMatches: 12, wholeReadMatches: Number.MAX_SAFE_INTEGER });
+    expect(retrieves(windowed.sent).length).toBeGreaterThan(1);
+    expect(ids(windowed.rows)).toEqual(ids(whole.rows));
+    expect(windowed.rows).toHaveLength(12);
+  });
+
+  it('one lead, or an occurredTo, is read whole: the agency’s newest passages say nothing of them', async () => {
+    const concept = { tsquery: `'hipoteca'`, estimate: 600 };
+    const oneLead = await retrieve([concept], SMALL, { leadId: leadIds[1] });
+    expect(oneLead.sent.some((s) => s.sql.includes('search_recent_floor'))).toBe(false);
+    expect(new Set(oneLead.rows.map((r) => Number(r.lead_id)))).toEqual(new Set([leadIds[1]]));
+    const earlier = await retrieve([concept], SMALL, { to: new Date(newest - 500 * HOUR) });
+    expect(earlier.sent.some((s) => s.sql.includes('search_recent_floor'))).toBe(false);
+    expect(earlier.rows).toHaveLength(40);
+    expect(earlier.rows.every((r) => new Date(r.occurred_at).getTime() < newest - 500 * HOUR)).toBe(true);
+  });
+
+  it('each concept takes its own share: a rare one beside a common one is read whole', async () => {
+    const { rows, sent } = await retrieve(
+      [
+        { tsquery: `'hipoteca'`, estimate: 600 },
+        { tsquery: `'casa' <-> 'rural'`, estimate: 5 },
+      ],
+      SMALL,
+    );
+    const [statement] = retrieves(sent);
+    expect(statement.sql).toContain('offset 0');
+    expect(rows[0].concept_found).toEqual({ 0: 20, 1: 15 });
+  });
+
+  it('the vocabulary holds the passages’ words, accents folded', async () => {
+    const words = await sql<{ word: string }>(
+      t,
+      `select word from search_word where organization_id = ? and word in ('hipoteca', 'jardin', 'jardín', 'de')`,
+      [a.admin.organizationId],
+    );
+    expect(words.map((w) => w.word).sort()).toEqual(['hipoteca', 'jardin']);
+  });
+});
