@@ -1156,9 +1156,10 @@ async function searchCrm(key, body) {
       client.release();
     }
     const similarity = new Map();
+    // closest first (the statement's order), each word once
     for (const row of similar) {
       const lexeme = `'${row.word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-      similarity.set(lexeme, Math.max(similarity.get(lexeme) ?? 0, Number(row.similarity)));
+      if (!similarity.has(lexeme)) similarity.set(lexeme, Number(row.similarity));
     }
     if (similarity.size > 0) {
       const lexemes = [...similarity.keys()];
@@ -1169,21 +1170,17 @@ async function searchCrm(key, body) {
         searchRetrieval.estimatedConcepts(lexemes, estimates),
         Number(estimates.chunks),
         filters,
+        searchRetrieval.RETRIEVAL_LIMITS,
+        'concept',
       );
       const known = new Set(found.map((g) => g.leadId));
-      const bestOf = (tsv) => {
-        let best = 0;
-        for (const [lexeme, value] of similarity) if (value > best && tsv.includes(`${lexeme}:`)) best = value;
-        return best;
+      const closestOf = (tsv) => {
+        for (const [lexeme, value] of similarity) if (tsv.includes(`${lexeme}:`)) return value;
+        return 0;
       };
       const scored = fuzzyRows
         .filter((row) => !known.has(Number(row.lead_id)))
-        .map((row) => ({ row, similarity: bestOf(row.tsv) }))
-        .sort(
-          (x, y) =>
-            y.similarity - x.similarity ||
-            new Date(y.row.occurred_at).getTime() - new Date(x.row.occurred_at).getTime(),
-        );
+        .map((row) => ({ row, similarity: closestOf(row.tsv) }));
       const filled = new Map();
       for (const { row, similarity: best } of scored) {
         const leadId = Number(row.lead_id);

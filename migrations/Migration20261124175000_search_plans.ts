@@ -14,10 +14,12 @@ import { Migration } from '@mikro-orm/migrations';
  * - `search_word`: each organization's distinct `app_simple` words (3-40 characters, starting with
  *   a letter), written with the chunks; a trigram index on it finds the words a misspelt query
  *   word is like (the trigram pass), which full text then searches. Words are not removed when
- *   their passages go (a word no passage holds any more finds nothing).
+ *   their passages go (a word no passage holds any more finds nothing). `fuzzystrmatch`: the
+ *   edit distance of a typo (`levenshtein`).
  */
 export class Migration20261124175000_search_plans extends Migration {
   override async up(): Promise<void> {
+    this.addSql('create extension if not exists fuzzystrmatch');
     this.addSql(`create function search_estimate(org uuid, q text) returns bigint
       language plpgsql volatile as $$
       declare

@@ -508,6 +508,16 @@ describe('POST /v1/search', () => {
       expect(leadIdsOf(anywhere)).toContain(lead.id);
     });
 
+    it('forgives two swapped letters in a short name (few shared trigrams, two edits): `Hionjal` finds `Hinojal`', async () => {
+      const lead = await t.seed.lead(a.admin);
+      await note(a.admin.key, lead.id, 'They loved the finca at Hinojal, with the old well.');
+      const answer = await onLead(lead.id, 'Hionjal');
+      expect(leadIdsOf(answer)).toEqual([lead.id]);
+      expect(answer.matches[0].evidence[0].snippet).toContain('Hinojal');
+      // a word three edits away is no typo of it
+      expect((await onLead(lead.id, 'Hnoijla')).matches).toEqual([]);
+    });
+
     it('a typo’s evidence shows the passage around the word it matched', async () => {
       const lead = await t.seed.lead(a.admin);
       const filler = (word: string) => Array.from({ length: 40 }, (_, i) => `${word}${i}`).join(' ');

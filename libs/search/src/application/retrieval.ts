@@ -12,6 +12,7 @@ import {
   NEWEST_MATCHES,
   retrieveStatement,
   RetrieveConcept,
+  RetrieveOrder,
   SearchFilters,
   SearchReach,
   windowFloorsStatement,
@@ -64,6 +65,7 @@ export async function retrieveNewest(
   chunks: number,
   filters: SearchFilters,
   limits: RetrievalLimits = RETRIEVAL_LIMITS,
+  order: RetrieveOrder = 'relevance',
 ): Promise<CandidateRow[]> {
   const wanted = concepts
     .map((concept) => ({ ...concept, tsquery: tsqueryBranches(concept.tsquery).join(' | ') }))
@@ -82,7 +84,10 @@ export async function retrieveNewest(
       tsquery: concept.tsquery,
       floor: bounds[i].floor,
     }));
-    const rows = await run<CandidateRow>(retrieveStatement(reach, retrieve, whole, filters, share), true);
+    const rows = await run<CandidateRow>(
+      retrieveStatement(reach, retrieve, whole, filters, share, order),
+      true,
+    );
     const found = rows[0]?.concept_found ?? {};
     const short = bounds.map((bound, i) => bound.widenable && Number(found[i] ?? 0) < share);
     if (!short.includes(true) || pass >= MAX_PASSES) return rows;

@@ -14,6 +14,7 @@ import {
   conceptsToRetrieve,
   estimatedConcepts,
   Estimates,
+  RETRIEVAL_LIMITS,
   retrieveNewest,
   StatementRunner,
 } from './retrieval';
@@ -60,6 +61,8 @@ interface Candidate extends RerankCandidate {
 interface LeadGroup {
   leadId: number;
   score: number;
+  /** The rerank's tier of its best passage (concepts held); -1 for a trigram fill-up. */
+  tier: number;
   chunks: {
     id: string;
     source: SearchSourceKind;
@@ -222,12 +225,12 @@ export class SearchService implements OnApplicationBootstrap {
       })
       // over its budget (57014, statement_timeout): no fill-up rather than no answer
       .catch((error: unknown) => (sqlStateOf(error) === '57014' ? [] : Promise.reject(error)));
+    // closest first (the statement's order), each word once
     const similarity = new Map<string, number>();
-    for (const row of similar)
-      similarity.set(
-        lexemeText(row.word),
-        Math.max(similarity.get(lexemeText(row.word)) ?? 0, Number(row.similarity)),
-      );
+    for (const row of similar) {
+      const lexeme = lexemeText(row.word);
+      if (!similarity.has(lexeme)) similarity.set(lexeme, Number(row.similarity));
+    }
     if (similarity.size === 0) return [];
     const lexemes = [...similarity.keys()];
     const [estimates] = await this.rows<Estimates>(lexemeEstimatesStatement(reach.organizationId, lexemes));
@@ -237,16 +240,13 @@ export class SearchService implements OnApplicationBootstrap {
       estimatedConcepts(lexemes, estimates),
       Number(estimates.chunks),
       filters,
+      RETRIEVAL_LIMITS,
+      'concept',
     );
     const known = new Set(found.map((g) => g.leadId));
     const scored = rows
       .filter((row) => !known.has(Number(row.lead_id)))
-      .map((row) => ({ row, similarity: bestSimilarity(row.tsv, similarity) }))
-      .sort(
-        (a, b) =>
-          b.similarity - a.similarity ||
-          new Date(b.row.occurred_at).getTime() - new Date(a.row.occurred_at).getTime(),
-      );
+      .map((row) => ({ row, similarity: closestWord(row.tsv, similarity) }));
     const groups = new Map<number, LeadGroup>();
     for (const { row, similarity: best } of scored) {
       const leadId = Number(row.lead_id);
@@ -254,6 +254,7 @@ export class SearchService implements OnApplicationBootstrap {
         leadId,
         // below every lead full text found: they only fill up
         score: -1 + best / 2,
+        tier: -1,
         chunks: [],
         matchCount: Number(row.lead_matches),
         sourceCount: Number(row.lead_kinds),
@@ -301,11 +302,10 @@ function lexemeText(word: string): string {
   return `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
 
-/** The similarity of the most similar word a passage's tsvector holds. */
-function bestSimilarity(tsv: string, similarity: Map<string, number>): number {
-  let best = 0;
-  for (const [lexeme, value] of similarity) if (value > best && tsv.includes(`${lexeme}:`)) best = value;
-  return best;
+/** The similarity of the closest word (the first of `similarity`'s order) a passage's tsvector holds. */
+function closestWord(tsv: string, similarity: Map<string, number>): number {
+  for (const [lexeme, value] of similarity) if (tsv.includes(`${lexeme}:`)) return value;
+  return 0;
 }
 
 /** The SQLSTATE of a database error, however the driver and the ORM wrapped it. */
@@ -403,10 +403,11 @@ export function websearchPerConfig(
 /** Best score first; a lead's chunks in score order (its evidence are the first three). */
 function groupByLead(ranked: Scored<Candidate>[]): LeadGroup[] {
   const groups = new Map<number, LeadGroup>();
-  for (const { candidate, score } of ranked) {
+  for (const { candidate, score, tier } of ranked) {
     const group = groups.get(candidate.leadId) ?? {
       leadId: candidate.leadId,
       score,
+      tier,
       chunks: [],
       matchCount: candidate.organizationLeadMatches,
       sourceCount: candidate.organizationLeadKinds,
@@ -434,7 +435,7 @@ async function boost(
     // a fill-up's score is negative: a boost must not push it further down
     group.score = group.score >= 0 ? group.score * factor : group.score + (factor - 1) / 10;
   }
-  groups.sort((a, b) => b.score - a.score);
+  groups.sort((a, b) => b.tier - a.tier || b.score - a.score);
 }
 
 function toMatch(group: LeadGroup, snippets: Map<string, string>): SearchMatchJson {

@@ -132,6 +132,13 @@ const filterSql = (alias: string, filters: SearchFilters): Statement => {
 /** Narrow: the newest matches are sorted by date before anything wide (tsv, text) is read. */
 const COLUMNS = 'c.id, c.lead_id, c.source_kind, c.source_id, c.occurred_at, c.untrusted';
 
+/**
+ * How retrieval ranks its matches: `relevance`, the concepts a passage holds then `ts_rank_cd`;
+ * `concept`, the first concept (in the order given) a passage holds then `ts_rank_cd` (the
+ * trigram pass: its words closest to the query first).
+ */
+export type RetrieveOrder = 'relevance' | 'concept';
+
 /** A concept as the retrieve statement reads it: its tsquery text, and its window's lower bound. */
 export interface RetrieveConcept {
   tsquery: string;
@@ -241,7 +248,9 @@ function newestOfConcept(
 /**
  * Retrieve, one statement: each concept takes its own newest matches in reach, `share` of
  * `NEWEST_MATCHES` (so a rare word is never crowded out by a common one beside it); those are
- * ranked by `ts_rank_cd` against the whole query; the best `CANDIDATES` come with their tsvector
+ * ranked by the concepts they hold (a passage found by several concepts' reads), then by
+ * `ts_rank_cd` against the whole query (which, over an OR, counts occurrences and would put a
+ * passage saying one concept three times before one saying each once); the best `CANDIDATES` come with their tsvector
  * for the rerank, their lead's match counts, and how many matches each concept found
  * (`concept_found`: the retrieval plan widens a window that held too few). Only the ranked rows'
  * tsvectors are read. Run unprepared: each call is planned with its own tsqueries and bounds.
@@ -252,13 +261,17 @@ export function retrieveStatement(
   whole: string,
   filters: SearchFilters,
   share: number,
+  order: RetrieveOrder = 'relevance',
 ): Statement {
   const branches = concepts.map((concept, i) => newestOfConcept(reach, i, concept, filters, share));
+  const first = order === 'relevance' ? 'concepts desc' : 'first_concept';
   return {
     sql: `with found as (
             ${branches.map((b) => b.sql).join('\n            union all\n            ')}
           ), matches as (
-            select distinct on (id) * from found
+            select distinct on (id) *, count(*) over (partition by id) as concepts,
+                   min(concept) over (partition by id) as first_concept
+              from found
           ), per_concept as (
             select coalesce(json_object_agg(concept, n), '{}'::json) as found
               from (select concept, count(*) as n from found group by concept) x
@@ -266,10 +279,10 @@ export function retrieveStatement(
             select lead_id, count(*) as lead_matches, count(distinct source_kind) as lead_kinds
               from matches group by lead_id
           ), best as (
-            select m.id, ts_rank_cd(c.tsv, ?::tsquery) as rank
+            select m.id, m.concepts, m.first_concept, ts_rank_cd(c.tsv, ?::tsquery) as rank
               from matches m
               join search_chunk c on c.id = m.id
-             order by rank desc, m.occurred_at desc, m.id desc
+             order by m.${first}, rank desc, m.occurred_at desc, m.id desc
              limit ${CANDIDATES}
           )
           select m.id, m.lead_id, m.source_kind, m.source_id, m.occurred_at, m.untrusted,
@@ -279,7 +292,7 @@ export function retrieveStatement(
             join search_chunk c on c.id = b.id
             join leads_matched lm on lm.lead_id = m.lead_id
            cross join per_concept pc
-           order by b.rank desc, m.occurred_at desc, m.id desc`,
+           order by b.${first}, b.rank desc, m.occurred_at desc, m.id desc`,
     params: [...branches.flatMap((b) => b.params), whole],
   };
 }
@@ -287,25 +300,35 @@ export function retrieveStatement(
 /**
  * The trigram pass, first half (typos, names): for each query word (folded: lower-case, no
  * accents), the organization's words (`search_word`) at least `TRIGRAM_SIMILARITY` like it
- * (`word_similarity`, GIN trigram index; run after `trigramThresholdStatement` in the same
- * transaction), the `SIMILAR_WORDS` most similar. Full text then searches those words.
+ * (`word_similarity`), or at most `TYPO_EDITS` edits from it among those a little like it
+ * (trigram similarity ≥ `TYPO_CANDIDATE_SIMILARITY`: two swapped letters in a short name leave
+ * it only a third of its trigrams), closest first (fewest edits, then most similar), the
+ * `SIMILAR_WORDS` closest. GIN trigram index; run after `trigramThresholdStatement` in the same
+ * transaction. Full text then searches those words.
  */
 export function similarWordsStatement(organizationId: string, words: string[]): Statement {
   return {
-    sql: `select q.ord::int as ord, w.word, word_similarity(q.word, w.word) as similarity
+    sql: `select q.ord::int as ord, w.word, w.similarity
             from unnest(?::text[]) with ordinality q(word, ord)
            cross join lateral (
-             select v.word from search_word v
-              where v.organization_id = ? and v.word %> q.word
-              order by word_similarity(q.word, v.word) desc, v.word
+             select v.word, word_similarity(q.word, v.word) as similarity
+               from search_word v
+              where v.organization_id = ?
+                and (v.word %> q.word or (v.word % q.word and levenshtein(q.word, v.word) <= ${TYPO_EDITS}))
+              order by levenshtein(q.word, v.word), word_similarity(q.word, v.word) desc, v.word
               limit ${SIMILAR_WORDS}
-           ) w`,
+           ) w
+           order by q.ord, levenshtein(q.word, w.word), w.similarity desc, w.word`,
     params: [words, organizationId],
   };
 }
 
 /** The trigram pass keeps this many words per query word. */
 export const SIMILAR_WORDS = 5;
+/** A word this many edits from a query word is a typo of it (a transposition is two). */
+export const TYPO_EDITS = 2;
+/** The trigram similarity a word needs to be weighed by edits. */
+export const TYPO_CANDIDATE_SIMILARITY = 0.2;
 
 /** The planner's estimates for tsquery lexemes (`'word'`) and the organization's passages. */
 export const lexemeEstimatesStatement = (organizationId: string, lexemes: string[]): Statement => ({
@@ -320,8 +343,10 @@ export const TRIGRAM_BUDGET_MS = 800;
 
 /** `word_similarity` threshold of the trigram operators and the pass's budget, for this transaction only. */
 export const trigramThresholdStatement = (): Statement => ({
-  sql: `select set_config('pg_trgm.word_similarity_threshold', ?, true), set_config('statement_timeout', ?, true)`,
-  params: [String(TRIGRAM_SIMILARITY), String(TRIGRAM_BUDGET_MS)],
+  sql: `select set_config('pg_trgm.word_similarity_threshold', ?, true),
+               set_config('pg_trgm.similarity_threshold', ?, true),
+               set_config('statement_timeout', ?, true)`,
+  params: [String(TRIGRAM_SIMILARITY), String(TYPO_CANDIDATE_SIMILARITY), String(TRIGRAM_BUDGET_MS)],
 });
 
 /**

@@ -217,10 +217,20 @@ describe('Bm25fReranker', () => {
     expect(ranked.map(({ candidate }) => candidate)).toEqual(candidates);
   });
 
+  it('puts a passage holding every concept first, however old, then orders by score', () => {
+    const old = chunk('Wood oven in Riogordo', { occurredAt: new Date('2024-01-10T12:00:00Z') });
+    const recent = chunk('Wood oven wood oven in Gaucin', { occurredAt: new Date('2026-11-20T12:00:00Z') });
+    const { ranked } = reranker.rerank([recent, old], queryOf('wood oven riogordo'), NOW);
+    expect(ranked.map((s) => s.candidate)).toEqual([old, recent]);
+    expect(ranked.map((s) => s.tier)).toEqual([3, 2]);
+    // without the tier, recency (two and a half half-lives) would have put the recent one first
+    expect(ranked[1].score).toBeGreaterThan(ranked[0].score);
+  });
+
   it('skips one candidate or none: SQL order, its rank as score, reranked false', () => {
     const only = chunk('Villa in Nerja', { rank: 0.42 });
     expect(reranker.rerank([only], queryOf('villa'), NOW)).toEqual({
-      ranked: [{ candidate: only, score: 0.42 }],
+      ranked: [{ candidate: only, score: 0.42, tier: 0 }],
       reranked: false,
     });
     expect(reranker.rerank([], queryOf('villa'), NOW)).toEqual({ ranked: [], reranked: false });

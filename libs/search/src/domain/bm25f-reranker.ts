@@ -13,6 +13,7 @@ import { LexemeFilter, parseTsvector, type ParsedTsvector, type TsPosition } fro
  * Issue 18 item 3, "Rerank": the default reranker.
  *
  *   score = (BM25F + proximity + coverage + phrase) × source weight × recency
+ *   order: the concepts a passage holds (its `tier`), then the score
  *
  * - BM25F over the candidates (k1 1.2, b 0.75) with two fields taken from the tsvector's weights:
  *   A (the chunk language's stems) and B (its plain words). A concept counts through its best
@@ -23,6 +24,9 @@ import { LexemeFilter, parseTsvector, type ParsedTsvector, type TsPosition } fro
  *   The three bonuses are expressed in `unit`, the most one concept can bring in BM25F, so they
  *   keep their weight whatever the collection's IDFs.
  * - Recency halves the score every 365 days.
+ * - A passage holding more of the query's concepts ranks first whatever its age or repetitions
+ *   (`tier`): recency alone would put a year-old passage naming both the subject and the village
+ *   after a new one naming only the subject; the score orders passages holding as many.
  *
  * Positions: `tsv = setweight(language, 'A') || seam || setweight(simple, 'B')`, and `||` shifts
  * the right side's positions by the left side's highest one; the seam (one weight-D lexeme) sits
@@ -127,33 +131,39 @@ export class Bm25fReranker extends Reranker {
     // Nothing matched anywhere (a query of stop words): only the phrase can tell passages apart.
     const unit = (K1 + 1) * (maxIdf > 0 ? maxIdf : 1);
 
-    const scored: { candidate: T; score: number; order: number }[] = candidates.map((candidate, i) => {
-      const m = matches[i];
-      let relevance = 0;
-      let covered = 0;
-      for (let c = 0; c < conceptCount; c++) {
-        relevance += idf[c] * m.strength[c];
-        covered += m.present[c];
-      }
-      const coverage = conceptCount === 0 ? 0 : covered / conceptCount;
-      relevance += COVERAGE_BONUS * unit * coverage * coverage;
-      relevance += PROXIMITY_BONUS * unit * m.closeness;
-      if (m.phrase) relevance += PHRASE_BONUS * unit;
-      return {
-        candidate,
-        score: relevance * SOURCE_WEIGHTS[candidate.source] * recency(candidate.occurredAt, now),
-        order: i,
-      };
-    });
+    const scored: { candidate: T; score: number; tier: number; order: number }[] = candidates.map(
+      (candidate, i) => {
+        const m = matches[i];
+        let relevance = 0;
+        let covered = 0;
+        for (let c = 0; c < conceptCount; c++) {
+          relevance += idf[c] * m.strength[c];
+          covered += m.present[c];
+        }
+        const coverage = conceptCount === 0 ? 0 : covered / conceptCount;
+        relevance += COVERAGE_BONUS * unit * coverage * coverage;
+        relevance += PROXIMITY_BONUS * unit * m.closeness;
+        if (m.phrase) relevance += PHRASE_BONUS * unit;
+        return {
+          candidate,
+          score: relevance * SOURCE_WEIGHTS[candidate.source] * recency(candidate.occurredAt, now),
+          tier: covered,
+          order: i,
+        };
+      },
+    );
     if (overBudget()) return sqlOrder(candidates);
-    scored.sort((x, y) => y.score - x.score || x.order - y.order);
-    return { ranked: scored.map(({ candidate, score }) => ({ candidate, score })), reranked: true };
+    scored.sort((x, y) => y.tier - x.tier || y.score - x.score || x.order - y.order);
+    return {
+      ranked: scored.map(({ candidate, score, tier }) => ({ candidate, score, tier })),
+      reranked: true,
+    };
   }
 }
 
 function sqlOrder<T extends RerankCandidate>(candidates: T[]): RerankResult<T> {
   return {
-    ranked: candidates.map((candidate): Scored<T> => ({ candidate, score: candidate.rank })),
+    ranked: candidates.map((candidate): Scored<T> => ({ candidate, score: candidate.rank, tier: 0 })),
     reranked: false,
   };
 }

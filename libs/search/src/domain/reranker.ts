@@ -36,6 +36,11 @@ export interface RerankQuery {
 export interface Scored<T extends RerankCandidate> {
   candidate: T;
   score: number;
+  /**
+   * How many of the query's concepts the passage holds (0 when not reranked): passages holding
+   * more come first, `score` orders those holding as many.
+   */
+  tier: number;
 }
 
 export interface RerankResult<T extends RerankCandidate> {
