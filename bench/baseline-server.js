@@ -86,6 +86,7 @@ const SQL = {
   searchConcepts: (organizationId, configs, queries) =>
     searchSql.conceptQueriesStatement(organizationId, configs, queries),
   searchTrigramThreshold: searchSql.trigramThresholdStatement(),
+  searchRetrievalSettings: searchSql.retrievalSettingsStatement(),
   searchSimilarWords: (organizationId, words) => searchSql.similarWordsStatement(organizationId, words),
   searchLexemeEstimates: (organizationId, lexemes) => searchSql.lexemeEstimatesStatement(organizationId, lexemes),
   searchHeadlines: (searchReach, ids, configs, websearch) =>
@@ -1090,13 +1091,27 @@ async function searchCrm(key, body) {
         own: searchService.websearchPerConfig(plan, analyzed.configs, analyzed.lexemes, 'own'),
       }),
     );
-    rows = await searchRetrieval.retrieveNewest(
-      runRows,
-      searchReach,
-      searchRetrieval.conceptsToRetrieve(planned),
-      Number(planned.chunks),
-      filters,
-    );
+    // in one transaction with the retrieval's sort memory, as SearchService.retrieve
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await run(SQL.searchRetrievalSettings, client);
+      const inTransaction = async (statement, unprepared) =>
+        (await (unprepared ? runUnnamed(statement, client) : run(statement, client))).rows;
+      rows = await searchRetrieval.retrieveNewest(
+        inTransaction,
+        searchReach,
+        searchRetrieval.conceptsToRetrieve(planned),
+        Number(planned.chunks),
+        filters,
+      );
+      await client.query('commit');
+    } catch (err) {
+      await client.query('rollback').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
   }
   const candidates = rows.map((row) => ({
     chunkId: String(row.id),

@@ -24,6 +24,7 @@ import {
   conceptQueriesStatement,
   headlineStatement,
   lexemeEstimatesStatement,
+  retrievalSettingsStatement,
   SearchFilters,
   SearchReach,
   similarWordsStatement,
@@ -200,7 +201,12 @@ export class SearchService implements OnApplicationBootstrap {
         own: websearchPerConfig(plan, configs, lexemes, 'own'),
       }),
     );
-    return retrieveNewest(this.rows, reach, conceptsToRetrieve(planned), Number(planned.chunks), filters);
+    return this.em.transactional(async (em) => {
+      await preparedRows(em, retrievalSettingsStatement());
+      const rows: StatementRunner = (statement, unprepared) =>
+        preparedRows(em, statement, unprepared ? { prepare: false } : {});
+      return retrieveNewest(rows, reach, conceptsToRetrieve(planned), Number(planned.chunks), filters);
+    });
   }
 
   /**

@@ -184,6 +184,18 @@ export function conceptQueriesStatement(
   };
 }
 
+/**
+ * Sort memory of the retrieval's transaction: the newest matches are sorted with their tsvectors
+ * (5,000 rows of about 600 bytes), which spilled to disk under the default 4 MB.
+ */
+export const RETRIEVAL_WORK_MEM = '16MB';
+
+/** The retrieval's settings, for its transaction only. */
+export const retrievalSettingsStatement = (): Statement => ({
+  sql: `select set_config('work_mem', ?, true)`,
+  params: [RETRIEVAL_WORK_MEM],
+});
+
 /** The lower bound of each window: the `occurred_at` of the organization's n-th newest passage. */
 export const windowFloorsStatement = (organizationId: string, windows: number[]): Statement => ({
   sql: `select w::bigint as rows, search_recent_floor(?::uuid, w) as floor from unnest(?::bigint[]) w`,
@@ -203,9 +215,10 @@ function newestOfConcept(
   concept: RetrieveConcept,
   filters: SearchFilters,
   limit: number,
+  whole: string,
 ): Statement {
   const filter = filterSql('c', filters);
-  const columns = `${COLUMNS}, ${index} as concept`;
+  const columns = `${COLUMNS}, c.tsv, ${index} as concept`;
   const own = reach.own
     ? {
         sql: `and exists (select 1 from leads l where l.id = c.lead_id and ${reach.own.sql})`,
@@ -220,24 +233,27 @@ function newestOfConcept(
                    where c.organization_id = ? and c.tsv @@ ?::tsquery ${window.sql} ${filter.sql}
                      ${own.sql}`;
   return {
-    sql: `(${
+    sql: `(select n.*, ts_rank_cd(n.tsv, ?::tsquery) as rank from (${
       concept.floor
         ? `${agency} order by c.occurred_at desc limit ${limit}`
         : `select * from (${agency} offset 0) f order by f.occurred_at desc limit ${limit}`
-    })
+    }) n)
             union all
-            (select ${columns}
-               from (${reach.shared.sql}) s
-               join search_chunk c on c.organization_id = s.organization_id and c.lead_id = s.lead_id
-              where c.tsv @@ ?::tsquery ${filter.sql}
-              order by c.occurred_at desc
-              limit ${limit})`,
+            (select n.*, ts_rank_cd(n.tsv, ?::tsquery) as rank from (
+              select ${columns}
+                from (${reach.shared.sql}) s
+                join search_chunk c on c.organization_id = s.organization_id and c.lead_id = s.lead_id
+               where c.tsv @@ ?::tsquery ${filter.sql}
+               order by c.occurred_at desc
+               limit ${limit}) n)`,
     params: [
+      whole,
       reach.organizationId,
       concept.tsquery,
       ...window.params,
       ...filter.params,
       ...own.params,
+      whole,
       ...reach.shared.params,
       concept.tsquery,
       ...filter.params,
@@ -263,7 +279,7 @@ export function retrieveStatement(
   share: number,
   order: RetrieveOrder = 'relevance',
 ): Statement {
-  const branches = concepts.map((concept, i) => newestOfConcept(reach, i, concept, filters, share));
+  const branches = concepts.map((concept, i) => newestOfConcept(reach, i, concept, filters, share, whole));
   const first = order === 'relevance' ? 'concepts desc' : 'first_concept';
   return {
     sql: `with found as (
@@ -279,21 +295,17 @@ export function retrieveStatement(
             select lead_id, count(*) as lead_matches, count(distinct source_kind) as lead_kinds
               from matches group by lead_id
           ), best as (
-            select m.id, m.concepts, m.first_concept, ts_rank_cd(c.tsv, ?::tsquery) as rank
-              from matches m
-              join search_chunk c on c.id = m.id
-             order by m.${first}, rank desc, m.occurred_at desc, m.id desc
+            select * from matches
+             order by ${first}, rank desc, occurred_at desc, id desc
              limit ${CANDIDATES}
           )
-          select m.id, m.lead_id, m.source_kind, m.source_id, m.occurred_at, m.untrusted,
-                 b.rank, c.tsv::text as tsv, lm.lead_matches, lm.lead_kinds, pc.found as concept_found
+          select b.id, b.lead_id, b.source_kind, b.source_id, b.occurred_at, b.untrusted,
+                 b.rank, b.tsv::text as tsv, lm.lead_matches, lm.lead_kinds, pc.found as concept_found
             from best b
-            join matches m on m.id = b.id
-            join search_chunk c on c.id = b.id
-            join leads_matched lm on lm.lead_id = m.lead_id
+            join leads_matched lm on lm.lead_id = b.lead_id
            cross join per_concept pc
-           order by b.${first}, b.rank desc, m.occurred_at desc, m.id desc`,
-    params: [...branches.flatMap((b) => b.params), whole],
+           order by b.${first}, b.rank desc, b.occurred_at desc, b.id desc`,
+    params: branches.flatMap((b) => b.params),
   };
 }
 
