@@ -4,7 +4,7 @@ import { Clock, eventActorOf, forbidden, isAdmin, Principal, validationFailed } 
 import { TagsService } from '@app/identity';
 import { CrmStatus, Lead, LeadContactField } from '../domain/lead.entity';
 import { BulkLeadStatusJson, LeadJson, WrappedLeadJson } from '../views/lead.view';
-import { changeOf, CrmEvents, leadEventParts, leadFields } from './crm-events';
+import { changeOf, CrmEvents, EventPart, leadEventParts, leadFields } from './crm-events';
 import { LeadAccess } from './lead-access';
 import { LeadHistoryRecorder } from './lead-history.recorder';
 import { LeadsQueries } from './leads.queries';
@@ -74,7 +74,7 @@ export class LeadsService {
   async changeStatuses(actor: Principal, leadIds: number[], status: CrmStatus): Promise<BulkLeadStatusJson> {
     return this.em.transactional(async (em) => {
       const now = this.clock.now();
-      const leads = await this.access.reachableLeads(actor, leadIds);
+      const leads = await this.access.reachableLeads(actor, leadIds, { lock: true });
       const changes = leads.map((lead) => {
         const before = leadFields(lead);
         this.history.statusChange(actor, lead.id, lead.changeStatus(status, now), status, now);
@@ -88,35 +88,31 @@ export class LeadsService {
 
   /** The full new set of tags; every id must be a live tag of the agency. */
   async setTags(actor: Principal, leadId: number, tagIds: string[]): Promise<LeadJson> {
-    const lead = await this.access.reachableLead(actor, leadId);
+    await this.access.reachableLead(actor, leadId); // 404 before the tags are checked
     const live = await this.tags.liveTagIds(actor.organizationId, tagIds);
     const issues = tagIds.flatMap((id, i) =>
       live.has(id) ? [] : [{ path: `tagIds.${i}`, message: 'is not a tag of this organization' }],
     );
     if (issues.length > 0) throw validationFailed(issues);
     return this.em.transactional(async (em) => {
-      const before = [...lead.tagIds];
+      const lead = await this.access.lockedReachableLead(actor, leadId);
       const now = this.clock.now();
-      // the tags as the view showed them: `previous.tags` of the event
-      const old = await this.queries.inOrganization(actor.organizationId, leadId);
+      const retagged = !sameSet(lead.tagIds, [...new Set(tagIds)]);
+      // the tags as the view showed them: the event's `previous.tags`
+      const old = retagged ? await this.queries.inOrganization(actor.organizationId, leadId) : null;
       lead.setTags(tagIds, now);
       await em.flush();
-      const retagged = !sameSet(before, lead.tagIds);
-      const changed = retagged
-        ? await this.events.leadChanged(
-            em,
-            actor.organizationId,
-            leadId,
-            [
-              {
-                type: 'lead.updated',
-                change: { changedFields: ['tags'], previous: { tags: old?.tags ?? [] } },
-              },
-            ],
-            eventActorOf(actor),
-            now,
-          )
-        : null;
+      const parts: EventPart[] = retagged
+        ? [{ type: 'lead.updated', change: { changedFields: ['tags'], previous: { tags: old?.tags ?? [] } } }]
+        : [];
+      const changed = await this.events.leadChanged(
+        em,
+        actor.organizationId,
+        leadId,
+        parts,
+        eventActorOf(actor),
+        now,
+      );
       return changed ?? this.queries.get(actor, leadId);
     });
   }
@@ -148,7 +144,7 @@ export class LeadsService {
     change: (lead: Lead, now: Date) => void,
   ): Promise<LeadJson> {
     return this.em.transactional(async (em) => {
-      const lead = await this.access.reachableLead(actor, leadId);
+      const lead = await this.access.lockedReachableLead(actor, leadId);
       const now = this.clock.now();
       const before = leadFields(lead);
       change(lead, now);
