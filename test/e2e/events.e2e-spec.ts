@@ -519,6 +519,33 @@ describe('Events: the log and GET /v1/events', () => {
       expect(Number(counter.last)).toBe(16);
     });
 
+    it('concurrent changes of one lead: versions 2..11 in sequence order, each previous the value before it', async () => {
+      const lead = await t.seed.lead(a.admin, { firstName: 'N0' });
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          api(t, a.admin.key)
+            .patch(`/v1/leads/${lead.id}`)
+            .send({ firstName: `N${i + 1}` })
+            .then((res) => res.status),
+        ),
+      );
+      expect(answers).toEqual(Array(10).fill(200));
+      const updates = (await all(a.admin.key)).filter((e) => e.type === 'lead.updated');
+      expect(updates.map((e) => e.recordVersion)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+      let current = 'N0';
+      for (const event of updates) {
+        expect(event.changedFields).toEqual(['firstName']);
+        expect(event.data.previous).toEqual({ firstName: current });
+        current = event.data.object.firstName as string;
+      }
+      const [row] = await sql<{ version: number; first_name: string }>(
+        t,
+        'select version, first_name from leads where id = ?',
+        [lead.id],
+      );
+      expect(row).toEqual({ version: 11, first_name: current });
+    });
+
     it('a rolled-back write leaves no event and no gap in the sequence', async () => {
       const lead = await t.seed.lead(a.admin);
       // fails at COMMIT, after the outbox wrote the events and took the counter
