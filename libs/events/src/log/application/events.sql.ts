@@ -16,10 +16,18 @@ export interface EventPageRequest {
   types: string[] | null;
   /**
    * The caller's lead reach as a WHERE fragment on `leads l` (a member: their leads); null for an
-   * admin, who reads every event of the organization, lead or not.
+   * admin, who reads every event of the organization, lead or not. A member's statement depends
+   * on who they are: run it unprepared (planned for their leads each time).
    */
   leadReach: Statement | null;
 }
+
+/**
+ * A member with at most this many leads has their page picked per lead (the partial index
+ * `(organization_id, lead_id, sequence)`, at most a page from each); one with more by walking the
+ * organization's events and keeping their leads' (a semi-join), which stops once the page is full.
+ */
+export const FEW_LEADS = 200;
 
 const EVENT_COLUMNS = `e.id, e.organization_id, e.sequence, e.type, e.occurred_at, e.subject_type, e.subject_id,
   e.lead_id, e.record_version, e.actor, e.data, e.changed_fields`;
@@ -27,10 +35,14 @@ const EVENT_COLUMNS = `e.id, e.organization_id, e.sequence, e.type, e.occurred_a
 /**
  * One page of an organization's events after `after`, ascending by sequence, and the
  * organization's purge point, in one statement (one snapshot: a purge running meanwhile is either
- * wholly seen or not at all). The page's sequences are picked first (the unique index
- * `(organization_id, sequence)`; for a member, per reachable lead through the partial index
- * `(organization_id, lead_id, sequence)`, so events of other leads are never scanned), then their
- * rows are read. Always at least one row: the purge point alone when the page is empty.
+ * wholly seen or not at all). The page's sequences are picked first, then their rows are read:
+ * an admin's by walking the unique index `(organization_id, sequence)` up from `after` until the
+ * page is full; a member's as `FEW_LEADS` says (PostgreSQL runs one branch: the count is a
+ * one-time filter; the per-lead branch reads at most `FEW_LEADS` + 1 leads, which also keeps its
+ * cost estimate, and so PostgreSQL's JIT, out of the walk's way). Always at least one row: the purge point alone when the page is empty.
+ * Measured on 300,000 events over 5,000 leads (see the README): a few milliseconds for an admin
+ * and for members of 1, 100 or 4,900 leads; a `types` filter that matches rarely walks further
+ * (up to the whole tail).
  */
 export function eventPageStatement(request: EventPageRequest): Statement {
   const typeFilter = request.types ? ' and e.type = any(?::text[])' : '';
@@ -43,16 +55,40 @@ export function eventPageStatement(request: EventPageRequest): Statement {
              order by e.sequence limit ?`;
     params.push(request.organizationId, request.after, ...typeParams, request.take);
   } else {
-    page = `select p.sequence from leads l
-             cross join lateral (
-               select e.sequence from event e
-                where e.organization_id = l.organization_id and e.lead_id = l.id
-                  and e.sequence > ?${typeFilter}
-                order by e.sequence limit ?
-             ) p
-             where ${request.leadReach.sql}
-             order by p.sequence limit ?`;
-    params.push(request.after, ...typeParams, request.take, ...request.leadReach.params, request.take);
+    const reach = request.leadReach;
+    const few = `(select count(*) from (select 1 from leads l where ${reach.sql} limit ${FEW_LEADS + 1}) f) <= ${FEW_LEADS}`;
+    page = `select picked.sequence from (
+              (select p.sequence from (select l.id, l.organization_id from leads l
+                                        where ${reach.sql} limit ${FEW_LEADS + 1}) l
+                 cross join lateral (
+                   select e.sequence from event e
+                    where e.organization_id = l.organization_id and e.lead_id = l.id
+                      and e.sequence > ?${typeFilter}
+                    order by e.sequence limit ?
+                 ) p
+                where ${few})
+              union all
+              (select e.sequence from event e
+                where e.organization_id = ? and e.sequence > ?${typeFilter}
+                  and e.lead_id in (select l.id from leads l where ${reach.sql})
+                  and not ${few}
+                order by e.sequence limit ?)
+            ) picked
+            order by picked.sequence limit ?`;
+    params.push(
+      ...reach.params,
+      request.after,
+      ...typeParams,
+      request.take,
+      ...reach.params,
+      request.organizationId,
+      request.after,
+      ...typeParams,
+      ...reach.params,
+      ...reach.params,
+      request.take,
+      request.take,
+    );
   }
   params.push(request.organizationId);
   return {
