@@ -189,6 +189,34 @@ describe('Events: the log and GET /v1/events', () => {
       expect(typesOf(await all(a.colleague.key))).toEqual(['lead.created', 'note.created', 'lead.assigned']);
     });
 
+    it('a member of more than 200 leads (the walk instead of the per-lead pick) reads the same', async () => {
+      const ids = await sql<{ id: string }>(
+        t,
+        `insert into leads (organization_id, first_name, last_name, email, phone_number, crm_status, assignee_ids,
+                            tag_ids, source, purchased_at, created_at, updated_at)
+         select ?, 'Bulk' || g, 'Lead', '', '', 'lead', array[?::uuid], '{}', 'api', now(), now(), now()
+           from generate_series(1, 201) g
+         returning id`,
+        [a.admin.organizationId, a.member.userId],
+      );
+      const colleagues = await t.seed.lead(a.admin, { assigneeIds: [a.colleague.userId] });
+      const [first, last] = [Number(ids[0].id), Number(ids[200].id)];
+      await t.seed.note(a.admin, first, 'one');
+      await t.seed.note(a.admin, colleagues.id, 'not theirs');
+      await t.seed.note(a.admin, last, 'two');
+      await t.seed.note(a.admin, first, 'three');
+      const seen = await all(a.member.key);
+      expect(seen.map((e) => [e.sequence, e.subject.leadId])).toEqual([
+        [2, first],
+        [4, last],
+        [5, first],
+      ]);
+      const firstPage = await page(a.member.key, '?limit=2');
+      expect(firstPage.data.map((e) => e.sequence)).toEqual([2, 4]);
+      expect(firstPage).toMatchObject({ hasMore: true, nextAfter: 4 });
+      expect(typesOf(await all(a.member.key, '&types=lead.*'))).toEqual([]);
+    });
+
     it('member pages: limit and nextAfter over the gaps', async () => {
       const mine = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
       const other = await t.seed.lead(a.admin, { assigneeIds: [a.colleague.userId] });
