@@ -11,6 +11,7 @@ import {
   Outbox,
   Principal,
   validationFailed,
+  viewChanges,
 } from '@app/platform';
 import { MembersService, OrganizationsService } from '@app/identity';
 import type { CommissionMode } from '../domain/commission';
@@ -20,7 +21,6 @@ import { participantIssues, ParticipantRole } from '../domain/deal-participants'
 import { parseMoney, parsePercent } from '../domain/money';
 import { DealJson, toDealJson } from '../views/deal.view';
 import { parseDueDate } from './due-date';
-import { viewChanges } from './record-changes';
 import { LeadAccess } from './lead-access';
 import { LeadFactsService } from './lead-facts.service';
 import { LeadHistoryRecorder } from './lead-history.recorder';
