@@ -688,6 +688,36 @@ describe('Event catalogue: deals, records, viewings, documents, brochures, offer
     });
   });
 
+  it('a member reads the events of the leads they reach only: none on a colleague’s lead, none without a lead', async () => {
+    const colleagueLead = await t.seed.lead(a.admin, { assigneeIds: [a.colleague.userId] });
+    const deal = await as(admin)
+      .post('/v1/deals')
+      .send({ leadId: colleagueLead.id, title: 'Not yours' })
+      .expect(201);
+    const all = (await as(admin).get('/v1/events?limit=500').expect(200)).body.data as EventBody[];
+    const seen = (await as(member).get('/v1/events?limit=500').expect(200)).body.data as EventBody[];
+    expect(all.some((event) => event.subject.id === deal.body.id)).toBe(true);
+    expect(seen.some((event) => event.subject.id === deal.body.id)).toBe(false);
+    expect(seen.some((event) => event.type === 'brochure.revoked')).toBe(false);
+    const reached = new Set(seen.map((event) => event.subject.leadId));
+    expect([...reached].every((leadId) => leadId !== undefined && leadId !== colleagueLead.id)).toBe(true);
+    // the member sees every event of their lead, of every kind written above
+    const kinds = new Set(
+      seen.filter((event) => event.subject.leadId === lead.id).map((event) => event.type),
+    );
+    for (const type of [
+      'deal.created',
+      'call.ended',
+      'message.received',
+      'email.received',
+      'viewing.created',
+      'document.shared',
+      'brochure.viewed',
+    ])
+      expect(kinds.has(type)).toBe(true);
+    await fresh();
+  });
+
   it('another organization reads none of these events', async () => {
     const res = await api(t, other.admin.key).get('/v1/events?limit=500').expect(200);
     expect(
