@@ -105,7 +105,8 @@ export class ViewingsIngestService {
 
   /**
    * `viewing.created` on the first write; later, when the write changed the viewing (its version
-   * moved), `viewing.status_changed` when the status moved, else `viewing.updated`.
+   * moved), `viewing.status_changed` when the status moved, else `viewing.updated`. A write that
+   * raced the first one (no row to read before it, yet an update) tells no `previous`.
    */
   private event(
     em: EntityManager,
@@ -114,12 +115,12 @@ export class ViewingsIngestService {
     before: ViewingRecord | undefined,
     now: Date,
   ): void {
-    if (!row.created && (!before || before.version === row.version)) return;
+    if (!row.created && (before ? before.version === row.version : row.version === 1)) return;
     const object = toViewingJson(row);
     const change = !row.created && before ? viewChanges(toViewingJson(before), object) : undefined;
-    const type = !change
+    const type = row.created
       ? 'viewing.created'
-      : change.changedFields.includes('status')
+      : change?.changedFields.includes('status')
         ? 'viewing.status_changed'
         : 'viewing.updated';
     this.outbox.record(em, {
