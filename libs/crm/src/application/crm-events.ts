@@ -7,7 +7,7 @@ import type { Note } from '../domain/note.entity';
 import type { Task } from '../domain/task.entity';
 import type { LeadJson } from '../views/lead.view';
 import { NoteJson, toNoteJson } from '../views/note.view';
-import { TaskJson, toTaskJson } from '../views/task.view';
+import { toTaskJson } from '../views/task.view';
 import { toTimelineEntryJson } from '../views/timeline.view';
 import { LeadsQueries } from './leads.queries';
 
