@@ -16,6 +16,7 @@ export * from './db/embedded-postgres';
 
 // the event outbox: catalogued changes recorded in their own transaction (issue 19)
 export * from './events/outbox';
+export * from './events/changes';
 
 // errors and the envelope
 export * from './errors/domain-error';

@@ -1,10 +1,16 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { AgentRoster, OrganizationsService } from '@app/identity';
-import { Clock, DomainError, notFound, preparedRows } from '@app/platform';
-import type { BrochureListingEdits } from '../domain/brochure-listing.entity';
+import { AppConfig, Clock, DomainError, notFound, Outbox, preparedRows, SYSTEM_ACTOR } from '@app/platform';
+import type { BrochureListing, BrochureListingEdits } from '../domain/brochure-listing.entity';
+import type { Brochure } from '../domain/brochure.entity';
 import { BrochureRepository } from '../domain/brochure.repository';
-import { renderBrochurePage, type PageAgent, type PageListing } from './brochure-page.renderer';
+import { toBrochureJson } from '../views/brochure.view';
+import { brochureEvent } from './brochure-events';
+import { renderBrochurePage, type PageAgent } from './brochure-page.renderer';
+
+/** A listing copy as the page reads it: what the page renders and what the brochure's view shows. */
+type PageCopy = Pick<BrochureListing, 'id' | 'source' | 'sourceId' | 'position' | 'snapshot' | 'edits'>;
 
 /** A slug is the slugified title (≤ 40) + `-` + 10 base32 characters; anything else is no slug of ours. */
 const SLUG_SHAPE = /^[A-Za-z0-9-]{1,100}$/;
@@ -33,6 +39,8 @@ export class BrochurePageService {
     private readonly roster: AgentRoster,
     private readonly organizations: OrganizationsService,
     private readonly clock: Clock,
+    private readonly outbox: Outbox,
+    private readonly config: AppConfig,
   ) {}
 
   async page(slug: string, visit: { counted: boolean }): Promise<string> {
@@ -49,34 +57,74 @@ export class BrochurePageService {
       this.roster.ofMember(brochure.organizationId, brochure.agentUserId),
     ]);
     const html = renderBrochurePage(brochure, listings, agent ? agentCard(agent) : null);
-    if (visit.counted) await this.countView(brochure.id, now);
+    if (visit.counted) await this.countView(brochure, listings, now);
     return html;
   }
 
-  /** One statement: the count goes up by one while the brochure is still active. */
-  private async countView(brochureId: string, now: Date): Promise<void> {
-    // a write: run once (preparedRows retries reads on a broken connection)
-    await this.em.execute(
-      `update brochures
-          set view_count = view_count + 1,
-              last_viewed_at = greatest(coalesce(last_viewed_at, ?::timestamptz), ?::timestamptz)
-        where id = ? and status = 'active' and expires_at > ?`,
-      [now, now, brochureId, now],
-    );
+  /**
+   * One statement: the count goes up by one while the brochure is still active (its version with
+   * it); the same transaction records `brochure.viewed` (no principal: the system is the actor),
+   * its object built from what the page read, with the counted values.
+   */
+  private async countView(brochure: Brochure, listings: PageCopy[], now: Date): Promise<void> {
+    await this.em.transactional(async (em) => {
+      // a write: run once (preparedRows retries reads on a broken connection)
+      const [row] = await em.execute<
+        { view_count: number; last_viewed_at: Date | string; version: number }[]
+      >(
+        `update brochures
+            set view_count = view_count + 1,
+                last_viewed_at = greatest(coalesce(last_viewed_at, ?::timestamptz), ?::timestamptz),
+                version = version + 1
+          where id = ? and status = 'active' and expires_at > ?
+          returning view_count, last_viewed_at, version`,
+        [now, now, brochure.id, now],
+      );
+      if (!row) return;
+      const before = toBrochureJson(brochure, listings as BrochureListing[], now, this.config.publicBaseUrl);
+      const object = {
+        ...before,
+        viewCount: Number(row.view_count),
+        lastViewedAt: new Date(row.last_viewed_at).toISOString(),
+      };
+      this.outbox.record(
+        em,
+        brochureEvent({
+          brochure,
+          type: 'brochure.viewed',
+          object,
+          before,
+          version: row.version,
+          actor: SYSTEM_ACTOR,
+          now,
+        }),
+      );
+    });
   }
 
   /** The copies in position order (the brochure's agency, its index `brochure_listings_brochure_idx`). */
-  private async listingsOf(organizationId: string, brochureId: string): Promise<PageListing[]> {
+  private async listingsOf(organizationId: string, brochureId: string): Promise<PageCopy[]> {
     const rows = await preparedRows<{
+      id: string;
+      source: string;
+      source_id: string;
+      position: number;
       snapshot: Record<string, unknown>;
       edits: BrochureListingEdits | null;
     }>(this.em, {
-      sql: `select snapshot, edits from brochure_listings
+      sql: `select id, source, source_id, position, snapshot, edits from brochure_listings
                where brochure_id = ? and organization_id = ?
                order by position, id`,
       params: [brochureId, organizationId],
     });
-    return rows.map((row) => ({ snapshot: row.snapshot ?? {}, edits: row.edits ?? {} }));
+    return rows.map((row) => ({
+      id: row.id,
+      source: row.source,
+      sourceId: row.source_id,
+      position: row.position,
+      snapshot: row.snapshot ?? {},
+      edits: row.edits ?? {},
+    }));
   }
 }
 

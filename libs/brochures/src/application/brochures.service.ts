@@ -8,9 +8,12 @@ import {
   AppConfig,
   Clock,
   conflict,
+  eventActorOf,
   forbidden,
   isAdmin,
   notFound,
+  Outbox,
+  preparedRows,
   Principal,
   validationFailed,
   type ValidationIssue,
@@ -30,6 +33,7 @@ import {
   type BrochureView,
 } from '../views/brochure.view';
 import { BrochureAccess } from './brochure-access';
+import { brochureEvent, bumpBrochureVersion } from './brochure-events';
 
 export interface CreateBrochureInput {
   listings: ListingRef[];
@@ -79,6 +83,7 @@ export class BrochuresService {
     private readonly members: MembersService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly outbox: Outbox,
   ) {}
 
   async create(actor: Principal, input: CreateBrochureInput): Promise<BrochureView> {
@@ -278,8 +283,27 @@ export class BrochuresService {
     return this.em.transactional(async (em) => {
       const brochure = await this.access.reachable(actor, brochureId, true);
       const now = this.clock.now();
+      const wasRevoked = brochure.status === 'revoked';
+      const listings = wasRevoked ? [] : await this.access.listingsOf(brochure);
+      const before = toBrochureJson(brochure, listings, now, this.config.publicBaseUrl);
       brochure.revoke(now);
       await em.flush();
+      // a second revoke changes nothing: no event
+      if (!wasRevoked) {
+        const [{ version }] = await preparedRows<{ version: number }>(em, bumpBrochureVersion(brochure.id));
+        this.outbox.record(
+          em,
+          brochureEvent({
+            brochure,
+            type: 'brochure.revoked',
+            object: toBrochureJson(brochure, listings, now, this.config.publicBaseUrl),
+            before,
+            version,
+            actor: eventActorOf(actor),
+            now,
+          }),
+        );
+      }
       return toBrochureLinkJson(brochure, now, this.config.publicBaseUrl);
     });
   }

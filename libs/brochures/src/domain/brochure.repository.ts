@@ -6,4 +6,9 @@ export class BrochureRepository extends TenantRepository<Brochure> {
   bySlug(slug: string): Promise<Brochure | null> {
     return this.findOne({ slug });
   }
+
+  /** Across agencies on purpose: the expiry job's batch, for its events. */
+  byIds(ids: string[]): Promise<Brochure[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.find({ id: { $in: ids } });
+  }
 }

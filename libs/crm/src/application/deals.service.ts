@@ -1,6 +1,18 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { Clock, DomainError, forbidden, isAdmin, notFound, Principal, validationFailed } from '@app/platform';
+import {
+  Clock,
+  DomainError,
+  eventActorOf,
+  EventType,
+  forbidden,
+  isAdmin,
+  notFound,
+  Outbox,
+  Principal,
+  validationFailed,
+  viewChanges,
+} from '@app/platform';
 import { MembersService, OrganizationsService } from '@app/identity';
 import type { CommissionMode } from '../domain/commission';
 import { Deal, DealStage } from '../domain/deal.entity';
@@ -69,6 +81,7 @@ export class DealsService {
     private readonly facts: LeadFactsService,
     private readonly listings: ListingReadabilityCheck,
     private readonly clock: Clock,
+    private readonly outbox: Outbox,
   ) {}
 
   async get(actor: Principal, dealId: string): Promise<DealJson> {
@@ -108,7 +121,7 @@ export class DealsService {
       },
       now,
     );
-    await this.withWorkFacts(actor, deal.leadId, now, () => {
+    await this.withWorkFacts(actor, deal.leadId, now, (em) => {
       this.em.persist(deal);
       this.history.deal(
         actor,
@@ -116,6 +129,7 @@ export class DealsService {
         { dealId: deal.id, action: 'created', stage: deal.stage, assigneeIds: deal.assigneeIds },
         now,
       );
+      this.event(em, actor, deal, 'deal.created', now);
     });
     return toDealJson(deal);
   }
@@ -154,20 +168,25 @@ export class DealsService {
       ? await this.access.resolvePeople(actor, changes.assigneeIds ?? [], changes.teamIds ?? [])
       : undefined;
     const now = this.clock.now();
-    deal.edit(edit, now);
-    if (participants) deal.setParticipants(participants, now);
-    if (people) {
-      const { added, removed } = deal.setAssignees(people, now);
-      if (added.length + removed.length > 0) {
-        this.history.deal(
-          actor,
-          deal.leadId,
-          { dealId: deal.id, action: 'assignees-changed', addedUserIds: added, removedUserIds: removed },
-          now,
-        );
+    const before = toDealJson(deal);
+    // one transaction: the change, its history row and its event (flushed before the commit)
+    await this.em.transactional((em) => {
+      deal.edit(edit, now);
+      if (participants) deal.setParticipants(participants, now);
+      if (people) {
+        const { added, removed } = deal.setAssignees(people, now);
+        if (added.length + removed.length > 0) {
+          this.history.deal(
+            actor,
+            deal.leadId,
+            { dealId: deal.id, action: 'assignees-changed', addedUserIds: added, removedUserIds: removed },
+            now,
+          );
+        }
       }
-    }
-    await this.em.flush();
+      this.changed(em, actor, deal, before, 'deal.updated', now);
+      return Promise.resolve();
+    });
     return toDealJson(deal);
   }
 
@@ -176,12 +195,15 @@ export class DealsService {
     const deal = await this.reachableDeal(actor, dealId);
     const now = this.clock.now();
     const from = deal.stage;
-    await this.withWorkFacts(actor, deal.leadId, now, () => {
+    const before = toDealJson(deal);
+    await this.withWorkFacts(actor, deal.leadId, now, (em) => {
       const move = deal.changeStage(stage, now);
       if (move === 'stage-changed') {
         this.history.deal(actor, deal.leadId, { dealId: deal.id, action: move, from, stage }, now);
+        this.changed(em, actor, deal, before, 'deal.stage_changed', now);
       } else if (move === 'reopened') {
         this.history.deal(actor, deal.leadId, { dealId: deal.id, action: move, stage }, now);
+        this.changed(em, actor, deal, before, 'deal.reopened', now);
       }
     });
     return toDealJson(deal);
@@ -192,7 +214,11 @@ export class DealsService {
     const deal = await this.reachableDeal(actor, dealId);
     const now = this.clock.now();
     const at = when(wonAt, 'wonAt') ?? now;
-    await this.withWorkFacts(actor, deal.leadId, now, () => deal.markWon(now, at));
+    const before = toDealJson(deal);
+    await this.withWorkFacts(actor, deal.leadId, now, (em) => {
+      deal.markWon(now, at);
+      this.changed(em, actor, deal, before, 'deal.won', now);
+    });
     return toDealJson(deal);
   }
 
@@ -205,7 +231,11 @@ export class DealsService {
     const deal = await this.reachableDeal(actor, dealId);
     const now = this.clock.now();
     const at = when(input.lostAt, 'lostAt') ?? now;
-    await this.withWorkFacts(actor, deal.leadId, now, () => deal.markLost(input.lostReason ?? null, now, at));
+    const before = toDealJson(deal);
+    await this.withWorkFacts(actor, deal.leadId, now, (em) => {
+      deal.markLost(input.lostReason ?? null, now, at);
+      this.changed(em, actor, deal, before, 'deal.lost', now);
+    });
     return toDealJson(deal);
   }
 
@@ -213,9 +243,11 @@ export class DealsService {
   async reopen(actor: Principal, dealId: string, stage?: DealStage): Promise<DealJson> {
     const deal = await this.reachableDeal(actor, dealId);
     const now = this.clock.now();
-    await this.withWorkFacts(actor, deal.leadId, now, () => {
+    const before = toDealJson(deal);
+    await this.withWorkFacts(actor, deal.leadId, now, (em) => {
       deal.reopen(now, stage);
       this.history.deal(actor, deal.leadId, { dealId: deal.id, action: 'reopened', stage: deal.stage }, now);
+      this.changed(em, actor, deal, before, 'deal.reopened', now);
     });
     return toDealJson(deal);
   }
@@ -225,11 +257,56 @@ export class DealsService {
    * its flush and the lead's work facts (open deal stages): one transaction. Edits of other fields
    * leave the facts as they are and keep their single flush.
    */
-  private withWorkFacts(actor: Principal, leadId: number, now: Date, write: () => unknown): Promise<void> {
+  private withWorkFacts(
+    actor: Principal,
+    leadId: number,
+    now: Date,
+    write: (em: EntityManager) => unknown,
+  ): Promise<void> {
     return this.em.transactional(async (em) => {
-      write();
+      write(em);
       await em.flush();
       await this.facts.recomputeWork(em, actor.organizationId, leadId, now);
+    });
+  }
+
+  /**
+   * The event of a change (issue 19): when the deal's view differs from `before` (beyond
+   * `updatedAt`), its version goes up by one and `type` is recorded with the changed fields and
+   * their old values; a write that changed nothing records nothing.
+   */
+  private changed(
+    em: EntityManager,
+    actor: Principal,
+    deal: Deal,
+    before: DealJson,
+    type: EventType,
+    now: Date,
+  ) {
+    const { changedFields, previous } = viewChanges(before, toDealJson(deal));
+    if (changedFields.length === 0) return;
+    deal.version += 1;
+    this.event(em, actor, deal, type, now, { changedFields, previous });
+  }
+
+  /** Records the deal's event in the write's transaction (written at its commit). */
+  private event(
+    em: EntityManager,
+    actor: Principal,
+    deal: Deal,
+    type: EventType,
+    now: Date,
+    change?: { changedFields: string[]; previous: Record<string, unknown> },
+  ): void {
+    this.outbox.record(em, {
+      organizationId: deal.organizationId,
+      type,
+      occurredAt: now,
+      subject: { type: 'deal', id: deal.id, leadId: deal.leadId },
+      recordVersion: deal.version,
+      actor: eventActorOf(actor),
+      data: change ? { object: toDealJson(deal), previous: change.previous } : { object: toDealJson(deal) },
+      ...(change ? { changedFields: change.changedFields } : {}),
     });
   }
 

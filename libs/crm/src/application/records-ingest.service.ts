@@ -4,7 +4,10 @@ import { v7 as uuidv7 } from 'uuid';
 import {
   Clock,
   conflict,
+  eventActorOf,
+  EventType,
   IntegrationPrincipal,
+  Outbox,
   notFound,
   preparedRows,
   Statement,
@@ -14,6 +17,9 @@ import { LeadEvents } from '../extension-points/lead-events';
 import { SearchIndexing } from '../extension-points/search-indexer';
 import { type Direction, type EmailSource, emailDirection } from '../domain/records';
 import type { UpsertResultJson } from '../views/record-upsert.view';
+import { CallRow, toCallJson } from '../views/call.view';
+import { ChatMessageRow, toChatMessageJson } from '../views/conversation.view';
+import { EmailRow, toEmailJson } from '../views/email.view';
 import { LeadFactsService } from './lead-facts.service';
 import { LeadLink, LeadLinks } from './lead-links';
 import {
@@ -129,6 +135,7 @@ export class RecordsIngestService {
     private readonly events: LeadEvents,
     private readonly search: SearchIndexing,
     private readonly documents: SearchDocuments,
+    private readonly outbox: Outbox,
   ) {}
 
   /** A call's first write (every call status is final) publishes `call_ended` after the commit. */
@@ -166,6 +173,8 @@ export class RecordsIngestService {
         const redated = await this.documents.redatedCall(em, record.organizationId, record.id);
         await this.search.upsertSources(em, redated);
       },
+      // every call status is final: the first write is the call's end
+      (row) => ({ type: 'call.ended', subjectType: 'call', object: toCallJson(row as CallRow & UpsertRow) }),
     );
     if (result.created) {
       await this.events.publish({
@@ -211,6 +220,12 @@ export class RecordsIngestService {
         this.search.upsertSources(em, [
           messageDocument({ ...record, body: input.body, direction: input.direction, at }),
         ]),
+      // customer-written or not, a message is conversation text: flagged as the conversation is
+      (row) => ({
+        type: input.direction === 'inbound' ? 'message.received' : 'message.sent',
+        subjectType: 'message',
+        object: { ...toChatMessageJson(row as ChatMessageRow & UpsertRow), untrusted: true },
+      }),
     );
   }
 
@@ -259,6 +274,11 @@ export class RecordsIngestService {
             messageAt,
           }),
         ]),
+      (row) => ({
+        type: captureDirection === 'inbound' ? 'email.received' : 'email.sent',
+        subjectType: 'email',
+        object: toEmailJson(row as EmailRow & UpsertRow),
+      }),
     );
   }
 
@@ -278,6 +298,7 @@ export class RecordsIngestService {
         transcriptStatement(this.key(caller, externalId), input, now),
       );
       if (!row) throw notFound('Call');
+      this.callEvent(em, caller, row, 'call.transcript_ready', now);
       await this.search.upsertSources(em, [
         transcriptDocument({
           ...this.callOf(caller, row),
@@ -320,6 +341,7 @@ export class RecordsIngestService {
         analysisStatement(this.key(caller, externalId), analysis, now),
       );
       if (!row) throw notFound('Call');
+      this.callEvent(em, caller, row, 'call.analysis_ready', now);
       await this.search.upsertSources(em, [analysisDocument({ ...this.callOf(caller, row), analysis })]);
       await this.facts.recompute(em, caller.organizationId, Number(row.lead_id), now);
       return { id: row.id, leadId: Number(row.lead_id), created: false };
@@ -340,13 +362,36 @@ export class RecordsIngestService {
     };
   }
 
-  /** The lead link, the upsert, its search passages (`index`), the facts: one transaction. */
+  /** A call's transcript or analysis stored: its event, the call's view as object. */
+  private callEvent(
+    em: EntityManager,
+    caller: IntegrationPrincipal,
+    row: CallPartRow,
+    type: EventType,
+    now: Date,
+  ): void {
+    this.outbox.record(em, {
+      organizationId: caller.organizationId,
+      type,
+      occurredAt: now,
+      subject: { type: 'call', id: row.id, leadId: Number(row.lead_id) },
+      recordVersion: row.version,
+      actor: eventActorOf(caller),
+      data: { object: toCallJson(row as CallPartRow & CallRow) },
+    });
+  }
+
+  /**
+   * The lead link, the upsert, its search passages (`index`), the facts: one transaction. The
+   * record's first write records its event (`created`: the catalogue has no update of these).
+   */
   private write(
     caller: IntegrationPrincipal,
     link: LeadLink,
     kind: string,
     statement: (leadId: number, id: string, now: Date) => Statement,
     index: (em: EntityManager, record: OwnedRecord, created: boolean) => Promise<void>,
+    created: (row: UpsertRow) => { type: EventType; subjectType: string; object: unknown },
   ): Promise<UpsertResultJson> {
     return this.em.transactional(async (em) => {
       const leadId = await this.links.resolve(caller, {
@@ -361,6 +406,18 @@ export class RecordsIngestService {
           `This ${kind} was stored on another lead or with another direction; neither can change.`,
         );
       const record = { id: row.id, organizationId: caller.organizationId, leadId: Number(row.lead_id) };
+      if (row.created) {
+        const event = created(row);
+        this.outbox.record(em, {
+          organizationId: caller.organizationId,
+          type: event.type,
+          occurredAt: now,
+          subject: { type: event.subjectType, id: row.id, leadId: record.leadId },
+          recordVersion: row.version,
+          actor: eventActorOf(caller),
+          data: { object: event.object },
+        });
+      }
       await index(em, record, row.created);
       await this.facts.recompute(em, caller.organizationId, leadId, now);
       return { id: row.id, leadId: Number(row.lead_id), created: row.created };

@@ -46,18 +46,23 @@ export interface CallWrite extends RecordWrite {
   endedAt: Date | null;
 }
 
-/** A call's row after its transcript or analysis was replaced. */
+/** A call's row after its transcript or analysis was replaced: its `/v1` view columns and version. */
 export interface CallPartRow {
   id: string;
   lead_id: string;
   started_at: Date | string;
+  version: number;
 }
 
-/** Rows of an upsert: none when the record exists on another lead or with another direction. */
+/**
+ * Rows of an upsert: none when the record exists on another lead or with another direction. The
+ * record's `/v1` view columns come with it (its event's object) and its `version`.
+ */
 export interface UpsertRow {
   id: string;
   lead_id: string;
   created: boolean;
+  version: number;
 }
 
 export function callUpsertStatement(w: CallWrite): Statement {
@@ -70,9 +75,9 @@ export function callUpsertStatement(w: CallWrite): Statement {
              set owner_id = excluded.owner_id, status = excluded.status, outcome = excluded.outcome,
                  ended_reason = excluded.ended_reason, duration_seconds = excluded.duration_seconds,
                  has_recording = excluded.has_recording, started_at = excluded.started_at,
-                 ended_at = excluded.ended_at, updated_at = excluded.updated_at
+                 ended_at = excluded.ended_at, updated_at = excluded.updated_at, version = c.version + 1
            where c.lead_id = excluded.lead_id and c.direction = excluded.direction
-          returning c.id, c.lead_id, c.id = ?::uuid as created`,
+          returning ${CALL_COLUMNS}, c.version, c.id = ?::uuid as created`,
     params: [
       w.id,
       w.organizationId,
@@ -118,9 +123,9 @@ export function messageUpsertStatement(w: MessageWrite): Statement {
           on conflict (organization_id, connector, external_id) do update
              set channel = excluded.channel, kind = excluded.kind, status = excluded.status, at = excluded.at,
                  body = excluded.body, files = excluded.files, sent_by = excluded.sent_by,
-                 updated_at = excluded.updated_at
+                 updated_at = excluded.updated_at, version = c.version + 1
            where c.lead_id = excluded.lead_id and c.direction = excluded.direction
-          returning c.id, c.lead_id, c.id = ?::uuid as created`,
+          returning c.lead_id, ${MESSAGE_COLUMNS('c')}, c.version, c.id = ?::uuid as created`,
     params: [
       w.id,
       w.organizationId,
@@ -173,9 +178,9 @@ export function emailUpsertStatement(w: EmailWrite): Statement {
                  subject = excluded.subject, status = excluded.status, from_address = excluded.from_address,
                  recipient_email = excluded.recipient_email, body_text = excluded.body_text,
                  sent_at = excluded.sent_at, message_at = excluded.message_at,
-                 captured_at = excluded.captured_at, updated_at = excluded.updated_at
+                 captured_at = excluded.captured_at, updated_at = excluded.updated_at, version = c.version + 1
            where c.lead_id = excluded.lead_id and ${emailDirectionSql('c')} = ${emailDirectionSql('excluded')}
-          returning c.id, c.lead_id, c.id = ?::uuid as created`,
+          returning c.lead_id, ${EMAIL_COLUMNS('c')}, c.version, c.id = ?::uuid as created`,
     params: [
       w.id,
       w.organizationId,
@@ -210,9 +215,10 @@ export function transcriptStatement(
   now: Date,
 ): Statement {
   return {
-    sql: `update calls set transcript = ?, detected_language = ?, transcript_at = ?, updated_at = ?
-           where organization_id = ? and connector = ? and external_id = ?
-          returning id, lead_id, started_at`,
+    sql: `update calls as c set transcript = ?, detected_language = ?, transcript_at = ?, updated_at = ?,
+                 version = c.version + 1
+           where c.organization_id = ? and c.connector = ? and c.external_id = ?
+          returning ${CALL_COLUMNS}, c.version`,
     params: [
       transcript.transcript,
       transcript.detectedLanguage,
@@ -231,9 +237,9 @@ export function transcriptStatement(
  */
 export function analysisStatement(key: RecordKey, analysis: object, now: Date): Statement {
   return {
-    sql: `update calls set analysis = ?::jsonb, analysis_at = ?, updated_at = ?
-           where organization_id = ? and connector = ? and external_id = ?
-          returning id, lead_id, started_at`,
+    sql: `update calls as c set analysis = ?::jsonb, analysis_at = ?, updated_at = ?, version = c.version + 1
+           where c.organization_id = ? and c.connector = ? and c.external_id = ?
+          returning ${CALL_COLUMNS}, c.version`,
     params: [JSON.stringify(analysis), now, now, key.organizationId, key.connector, key.externalId],
   };
 }
@@ -350,6 +356,18 @@ export function leadWorkFactsStatement(organizationId: string, leadId: number | 
   };
 }
 
+/** Columns of a chat message as the conversation shows it (bodies cut in SQL). */
+const MESSAGE_COLUMNS = (m: string) => {
+  const cut = RECORD_LIMITS.conversationBody;
+  return `${m}.id, ${m}.channel, ${m}.kind, ${m}.direction, ${m}.status, ${m}.at, left(${m}.body, ${cut}) as body,
+          length(${m}.body) > ${cut} as truncated, ${m}.files, ${m}.sent_by`;
+};
+
+/** Columns of an Email row. */
+const EMAIL_COLUMNS = (e: string) =>
+  `${e}.id, ${e}.subject, ${e}.status, ${e}.source, ${e}.capture_direction, ${e}.from_address,
+   ${e}.recipient_email, ${e}.body_text, ${e}.sent_at, ${e}.message_at, ${e}.captured_at, ${e}.created_at`;
+
 /** Columns of a Call row (no transcript or analysis bodies). */
 const CALL_COLUMNS = `c.id, c.lead_id, c.owner_id, c.direction, c.status, c.outcome, c.ended_reason,
   c.duration_seconds, c.has_recording, c.transcript is not null as has_transcript,
@@ -395,13 +413,11 @@ export function conversationStatement(
   leadId: number,
   query: { limit: number; before: Date | null; channel: string | null },
 ): Statement {
-  const cut = RECORD_LIMITS.conversationBody;
   // each filter its own statement shape, so every prepared plan keeps to the (lead, channel, at) indexes
   const before = query.before ? ' and m.at < ?' : '';
   const channel = query.channel ? ' and m.channel = ?' : '';
   return {
-    sql: `select m.id, m.channel, m.kind, m.direction, m.status, m.at, left(m.body, ${cut}) as body,
-                 length(m.body) > ${cut} as truncated, m.files, m.sent_by
+    sql: `select ${MESSAGE_COLUMNS('m')}
             from chat_messages m
            where m.organization_id = ? and m.lead_id = ?${channel}${before}
            order by m.at desc, m.id desc limit ?`,
@@ -418,8 +434,7 @@ export function conversationStatement(
 /** A lead's most recent emails by `messageAt` (`cap + 1` rows: the extra one means more). */
 export function emailsStatement(organizationId: string, leadId: number): Statement {
   return {
-    sql: `select e.id, e.subject, e.status, e.source, e.capture_direction, e.from_address, e.recipient_email,
-                 e.body_text, e.sent_at, e.message_at, e.captured_at, e.created_at
+    sql: `select ${EMAIL_COLUMNS('e')}
             from emails e where e.organization_id = ? and e.lead_id = ?
            order by e.message_at desc, e.id desc limit ?`,
     params: [organizationId, leadId, RECORD_LIMITS.emailsCap + 1],

@@ -121,6 +121,10 @@ export class Deal {
   @Property({ type: 'datetime' })
   updatedAt: Date;
 
+  /** The record's version: 1 on create, +1 per change that emits an event (its `recordVersion`). */
+  @Property({ type: 'integer' })
+  version: number = 1;
+
   @OneToMany(() => DealParticipant, (participant) => participant.deal, {
     orphanRemoval: true,
     orderBy: { position: 'asc' },

@@ -2,7 +2,16 @@ import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { LeadAccess } from '@app/crm';
-import { AppConfig, cappedResult, Clock, ListResult, preparedRows, Principal } from '@app/platform';
+import {
+  AppConfig,
+  cappedResult,
+  Clock,
+  eventActorOf,
+  ListResult,
+  Outbox,
+  preparedRows,
+  Principal,
+} from '@app/platform';
 import { authorize, viewerOf, visibleDocumentsSql } from '../domain/document-access';
 import type { Document } from '../domain/document.entity';
 import { DocumentRepository } from '../domain/document.repository';
@@ -29,6 +38,7 @@ export class LeadDocumentsService {
     private readonly attachments: DocumentAttachmentsReader,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly outbox: Outbox,
   ) {}
 
   async attach(actor: Principal, leadId: number, documentId: string): Promise<DocumentJson> {
@@ -39,7 +49,10 @@ export class LeadDocumentsService {
               values (?, ?, ?, ?, ?) on conflict (document_id, lead_id) do nothing returning 1 as one`,
         params: [actor.organizationId, document.id, leadId, actor.userId, now],
       });
-      if (added.length > 0) await this.event(em, actor, leadId, document.id, 'attached', now);
+      if (added.length > 0) {
+        await this.event(em, actor, leadId, document.id, 'attached', now);
+        await this.shared(em, actor, leadId, document, 'document.shared', now);
+      }
       return document;
     });
     return toDocumentJson(document, await this.attachments.of(actor, document.id), this.config.publicBaseUrl);
@@ -53,7 +66,10 @@ export class LeadDocumentsService {
         sql: `delete from document_lead_attachments where document_id = ? and lead_id = ? returning 1 as one`,
         params: [document.id, leadId],
       });
-      if (removed.length > 0) await this.event(em, actor, leadId, document.id, 'detached', now);
+      if (removed.length > 0) {
+        await this.event(em, actor, leadId, document.id, 'detached', now);
+        await this.shared(em, actor, leadId, document, 'document.unshared', now);
+      }
     });
   }
 
@@ -113,6 +129,35 @@ export class LeadDocumentsService {
     const now = this.clock.now();
     const changed = documents.filter((document) => document.expireShare(now));
     if (changed.length > 0) await this.em.transactional((em) => em.flush());
+  }
+
+  /**
+   * `document.shared` / `document.unshared` (issue 19): the document attached to or detached from
+   * the lead. The document's version goes up by one (its view's attachments changed); the object
+   * is the document as the caller's `GET /v1/documents/{id}` answers it.
+   */
+  private async shared(
+    em: EntityManager,
+    actor: Principal,
+    leadId: number,
+    document: Document,
+    type: 'document.shared' | 'document.unshared',
+    now: Date,
+  ): Promise<void> {
+    const [row] = await preparedRows<{ version: number }>(em, {
+      sql: 'update documents set version = version + 1 where id = ? returning version',
+      params: [document.id],
+    });
+    const attachments = await this.attachments.of(actor, document.id);
+    this.outbox.record(em, {
+      organizationId: actor.organizationId,
+      type,
+      occurredAt: now,
+      subject: { type: 'document', id: document.id, leadId },
+      recordVersion: row.version,
+      actor: eventActorOf(actor),
+      data: { object: toDocumentJson(document, attachments, this.config.publicBaseUrl) },
+    });
   }
 
   private event(

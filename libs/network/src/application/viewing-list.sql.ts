@@ -31,10 +31,10 @@ export interface ViewingReader {
 
 const COLUMNS = `v.id, v.property_listing_id, v.lead_id, to_json(v.other_lead_ids) as other_lead_ids,
   v.collaborator_lead_id, v.agent_user_id, v.deal_id, v.viewing_at, v.kind, v.status, v.source,
-  v.created_by, v.created_at, v.updated_at`;
+  v.created_by, v.created_at, v.updated_at, v.version`;
 
-/** The row's columns with the notes cut to the preview, or whole. */
-const columns = (preview: boolean) =>
+/** The row's columns (on `viewings v`) with the notes cut to the preview, or whole. */
+export const columns = (preview: boolean) =>
   preview
     ? `${COLUMNS}, left(v.notes, ${VIEWING_NOTES_PREVIEW}) as notes,
        coalesce(char_length(v.notes) > ${VIEWING_NOTES_PREVIEW}, false) as notes_truncated`
@@ -153,17 +153,21 @@ export function viewingInsertStatement(
   };
 }
 
-/** Every field of a viewing replaced (its source, creator and connector id kept). */
+/**
+ * Every field of a viewing replaced (its source, creator and connector id kept); its `version` up
+ * by one when `changed` (a write that changes nothing keeps it).
+ */
 export function viewingUpdateStatement(
   organizationId: string,
   id: string,
   fields: ViewingFields,
   now: Date,
+  changed = true,
 ): Statement {
   return {
     sql: `update viewings set lead_id = ?, property_listing_id = ?, other_lead_ids = ?::bigint[],
                  collaborator_lead_id = ?, agent_user_id = ?, deal_id = ?, viewing_at = ?, kind = ?,
-                 status = ?, notes = ?, updated_at = ?
+                 status = ?, notes = ?, updated_at = ?, version = version + ${changed ? 1 : 0}
            where organization_id = ? and id = ?`,
     params: [
       fields.leadId,

@@ -5,13 +5,21 @@ import { LeadLink, LeadLinks, ListingReadabilityCheck, UpsertResultJson } from '
 import {
   Clock,
   conflict,
+  eventActorOf,
   IntegrationPrincipal,
   notFound,
+  Outbox,
   preparedRows,
   validationFailed,
+  viewChanges,
 } from '@app/platform';
 import { integrationSource, ViewingKind, ViewingStatus } from '../domain/viewing';
-import { leadsOfOrganizationStatement, viewingUpsertStatement } from './viewings.sql';
+import { toViewingJson, type ViewingRecord } from '../views/viewing.view';
+import {
+  leadsOfOrganizationStatement,
+  viewingByExternalIdStatement,
+  viewingUpsertStatement,
+} from './viewings.sql';
 
 /** `PUT /integrations/v1/viewings/{externalId}` as the service takes it. */
 export interface ViewingInput extends LeadLink {
@@ -38,6 +46,7 @@ export class ViewingsIngestService {
     private readonly links: LeadLinks,
     private readonly listings: ListingReadabilityCheck,
     private readonly clock: Clock,
+    private readonly outbox: Outbox,
   ) {}
 
   store(caller: IntegrationPrincipal, externalId: string, input: ViewingInput): Promise<UpsertResultJson> {
@@ -62,7 +71,12 @@ export class ViewingsIngestService {
       }
       const now = this.clock.now();
       const id = uuidv7();
-      const [row] = await preparedRows<{ id: string; lead_id: string; created: boolean }>(
+      // the stored viewing before this write (locked): its event's `previous`
+      const [before] = await preparedRows<ViewingRecord>(
+        em,
+        viewingByExternalIdStatement(caller.organizationId, caller.connector, externalId),
+      );
+      const [row] = await preparedRows<ViewingRecord & { created: boolean }>(
         em,
         viewingUpsertStatement({
           id,
@@ -84,7 +98,40 @@ export class ViewingsIngestService {
         }),
       );
       if (!row) throw conflict('This viewing was stored on another lead; it cannot move.');
+      this.event(em, caller, row, before, now);
       return { id: row.id, leadId: Number(row.lead_id), created: row.created };
+    });
+  }
+
+  /**
+   * `viewing.created` on the first write; later, when the write changed the viewing (its version
+   * moved), `viewing.status_changed` when the status moved, else `viewing.updated`. A write that
+   * raced the first one (no row to read before it, yet an update) tells no `previous`.
+   */
+  private event(
+    em: EntityManager,
+    caller: IntegrationPrincipal,
+    row: ViewingRecord & { created: boolean },
+    before: ViewingRecord | undefined,
+    now: Date,
+  ): void {
+    if (!row.created && (before ? before.version === row.version : row.version === 1)) return;
+    const object = toViewingJson(row);
+    const change = !row.created && before ? viewChanges(toViewingJson(before), object) : undefined;
+    const type = row.created
+      ? 'viewing.created'
+      : change?.changedFields.includes('status')
+        ? 'viewing.status_changed'
+        : 'viewing.updated';
+    this.outbox.record(em, {
+      organizationId: caller.organizationId,
+      type,
+      occurredAt: now,
+      subject: { type: 'viewing', id: row.id, leadId: Number(row.lead_id) },
+      recordVersion: row.version,
+      actor: eventActorOf(caller),
+      data: change ? { object, previous: change.previous } : { object },
+      ...(change ? { changedFields: change.changedFields } : {}),
     });
   }
 }

@@ -5,12 +5,16 @@ import { LeadAccess, ListingReadabilityCheck } from '@app/crm';
 import {
   Clock,
   conflict,
+  eventActorOf,
+  EventType,
   forbidden,
   isAdmin,
   notFound,
+  Outbox,
   preparedRows,
   Principal,
   validationFailed,
+  viewChanges,
 } from '@app/platform';
 import {
   API_SOURCE,
@@ -74,6 +78,7 @@ export class ViewingsService {
     private readonly listings: ListingReadabilityCheck,
     private readonly queries: ViewingsQueries,
     private readonly clock: Clock,
+    private readonly outbox: Outbox,
   ) {}
 
   /** 201: `scheduled`, `source` `api` (a key) or `user` (a session). */
@@ -93,11 +98,13 @@ export class ViewingsService {
       });
       const id = uuidv7();
       const source = actor.kind === 'session' ? USER_SOURCE : API_SOURCE;
+      const now = this.clock.now();
       await preparedRows(
         em,
-        viewingInsertStatement(id, actor.organizationId, fields, source, actor.userId, this.clock.now()),
+        viewingInsertStatement(id, actor.organizationId, fields, source, actor.userId, now),
       );
-      return toViewingJson(await this.queries.record(em, actor, id));
+      const created = await this.queries.record(em, actor, id);
+      return this.event(em, actor, 'viewing.created', created, now);
     });
   }
 
@@ -120,8 +127,11 @@ export class ViewingsService {
         notes: changes.notes === undefined ? current.notes : changes.notes,
       };
       const fields = await this.checked(em, actor, next, current);
-      await preparedRows(em, viewingUpdateStatement(actor.organizationId, row.id, fields, this.clock.now()));
-      return toViewingJson(await this.queries.record(em, actor, row.id));
+      const changed = JSON.stringify(fields) !== JSON.stringify(current);
+      const now = this.clock.now();
+      await preparedRows(em, viewingUpdateStatement(actor.organizationId, row.id, fields, now, changed));
+      const after = await this.queries.record(em, actor, row.id);
+      return changed ? this.event(em, actor, 'viewing.updated', after, now, row) : toViewingJson(after);
     });
   }
 
@@ -151,9 +161,38 @@ export class ViewingsService {
         status: input.status,
         viewingAt: input.viewingAt === undefined ? current.viewingAt : new Date(input.viewingAt),
       };
-      await preparedRows(em, viewingUpdateStatement(actor.organizationId, row.id, fields, this.clock.now()));
-      return toViewingJson(await this.queries.record(em, actor, row.id));
+      const now = this.clock.now();
+      await preparedRows(em, viewingUpdateStatement(actor.organizationId, row.id, fields, now));
+      const after = await this.queries.record(em, actor, row.id);
+      return this.event(em, actor, 'viewing.status_changed', after, now, row);
     });
+  }
+
+  /**
+   * Records the viewing's event in the write's transaction (`before`: the row the update
+   * replaced, for `changedFields` and `previous`); answers the viewing's view, the event's object.
+   */
+  private event(
+    em: EntityManager,
+    actor: Principal,
+    type: EventType,
+    row: ViewingRecord,
+    now: Date,
+    before?: ViewingRecord,
+  ): ViewingJson {
+    const object = toViewingJson(row);
+    const change = before && viewChanges(toViewingJson(before), object);
+    this.outbox.record(em, {
+      organizationId: actor.organizationId,
+      type,
+      occurredAt: now,
+      subject: { type: 'viewing', id: row.id, leadId: Number(row.lead_id) },
+      recordVersion: row.version,
+      actor: eventActorOf(actor),
+      data: change ? { object, previous: change.previous } : { object },
+      ...(change ? { changedFields: change.changedFields } : {}),
+    });
+    return object;
   }
 
   /**

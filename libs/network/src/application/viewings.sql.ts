@@ -6,6 +6,18 @@
 
 import type { Statement } from '@app/platform';
 import { VIEWING_DURATION_MS } from '../domain/viewing';
+import { columns } from './viewing-list.sql';
+
+/** The fields a connector's write replaces: a write that changes none of them keeps the version. */
+const UPSERTED = [
+  'property_listing_id',
+  'other_lead_ids',
+  'agent_user_id',
+  'viewing_at',
+  'kind',
+  'status',
+  'notes',
+];
 
 export interface ViewingWrite {
   id: string;
@@ -38,9 +50,12 @@ export function viewingUpsertStatement(w: ViewingWrite): Statement {
           on conflict (organization_id, connector, external_id) do update
              set property_listing_id = excluded.property_listing_id, other_lead_ids = excluded.other_lead_ids,
                  agent_user_id = excluded.agent_user_id, viewing_at = excluded.viewing_at, kind = excluded.kind,
-                 status = excluded.status, notes = excluded.notes, updated_at = excluded.updated_at
+                 status = excluded.status, notes = excluded.notes, updated_at = excluded.updated_at,
+                 version = v.version + case when (${UPSERTED.map((c) => `v.${c}`).join(', ')})
+                                        is distinct from (${UPSERTED.map((c) => `excluded.${c}`).join(', ')})
+                                       then 1 else 0 end
            where v.lead_id = excluded.lead_id
-          returning v.id, v.lead_id, v.id = ?::uuid as created`,
+          returning ${columns(false)}, v.id = ?::uuid as created`,
     params: [
       w.id,
       w.organizationId,
@@ -62,6 +77,19 @@ export function viewingUpsertStatement(w: ViewingWrite): Statement {
       w.now,
       w.id,
     ],
+  };
+}
+
+/** A connector's viewing as its `/v1` read shows it, locked for the write about to replace it. */
+export function viewingByExternalIdStatement(
+  organizationId: string,
+  connector: string,
+  externalId: string,
+): Statement {
+  return {
+    sql: `select ${columns(false)} from viewings v
+           where v.organization_id = ? and v.connector = ? and v.external_id = ? for update of v`,
+    params: [organizationId, connector, externalId],
   };
 }
 

@@ -47,6 +47,8 @@ export interface ViewingRecord {
   updated_at: string | Date;
   notes: string | null;
   notes_truncated: boolean;
+  /** The record's version (its events' `recordVersion`); not in the view. */
+  version: number;
 }
 
 /** Timestamps come back as text from this connection's parsers. */

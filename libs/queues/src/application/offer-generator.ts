@@ -1,8 +1,9 @@
 import { CreateRequestContext, MikroORM } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { HOUR, JobName, Periodic, preparedRows } from '@app/platform';
+import { HOUR, JobName, Outbox, Periodic, preparedRows, SYSTEM_ACTOR } from '@app/platform';
 import {
+  type NewOfferRow,
   offerSentence,
   offerTriggerStatement,
   type OfferNames,
@@ -10,6 +11,8 @@ import {
 } from '../domain/offer-trigger.sql';
 import type { OfferTrigger, QueueOffer } from '../domain/queue-definition';
 import type { StoredDefinition } from '../domain/queue.entity';
+import type { Offer } from '../domain/offer.entity';
+import { toOfferJson } from '../views/offer.view';
 
 interface QueueRow {
   id: string;
@@ -39,6 +42,7 @@ export class OfferGenerator {
     // CreateRequestContext (the periodic job) finds the ORM here
     private readonly orm: MikroORM,
     private readonly em: EntityManager,
+    private readonly outbox: Outbox,
   ) {}
 
   /** A lead event from the CRM: `call_ended`, `task_completed`. */
@@ -86,8 +90,26 @@ export class OfferGenerator {
       sentence: (offer) => offerSentence(offer, names),
     });
     if (!statement) return 0;
-    // the one statement that evaluates and inserts; in a transaction: no read timeout, no retry
-    return this.em.transactional(async (em) => (await preparedRows<{ id: string }>(em, statement)).length);
+    // the one statement that evaluates and inserts; in a transaction: no read timeout, no retry;
+    // each new offer's `offer.created` in it (a trigger has no principal: the system is the actor)
+    return this.em.transactional(async (em) => {
+      const rows = await preparedRows<NewOfferRow>(em, statement);
+      if (rows.length > 0) {
+        this.outbox.record(
+          em,
+          ...rows.map((row) => ({
+            organizationId: row.organization_id,
+            type: 'offer.created' as const,
+            occurredAt: now,
+            subject: { type: 'offer', id: row.id, leadId: Number(row.lead_id) },
+            recordVersion: row.version,
+            actor: SYSTEM_ACTOR,
+            data: { object: toOfferJson(offerOf(row)) },
+          })),
+        );
+      }
+      return rows.length;
+    });
   }
 
   /** `time_passed`, hourly: every organization whose queues have such a rule, one statement each. */
@@ -125,3 +147,19 @@ export class OfferGenerator {
     return { tags, people };
   }
 }
+
+/** A new offer's row as the one view renders it (never flushed). */
+const offerOf = (row: NewOfferRow): Offer =>
+  ({
+    id: row.id,
+    leadId: Number(row.lead_id),
+    queueId: row.queue_id,
+    ruleId: row.rule_id,
+    when: row.when,
+    offer: row.offer,
+    status: row.status,
+    sentence: row.sentence,
+    createdAt: new Date(row.created_at),
+    decidedAt: null,
+    decidedBy: null,
+  }) as Offer;

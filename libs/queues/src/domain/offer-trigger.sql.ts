@@ -36,7 +36,28 @@ export interface OfferTriggerInput {
   sentence: (offer: QueueOffer) => string;
 }
 
-/** The insert, or null when no queue has a rule of that `when`. Returns the new offers' ids. */
+/** The columns of an offer the trigger returns: its `/v1` view (its event's object) and version. */
+const OFFER_COLUMNS = `id, organization_id, lead_id, queue_id, rule_id, "when", offer, status, sentence, created_at,
+    decided_at, decided_by, version`;
+
+/** A new offer as the trigger returns it. */
+export interface NewOfferRow {
+  id: string;
+  organization_id: string;
+  lead_id: string;
+  queue_id: string;
+  rule_id: string;
+  when: OfferTrigger;
+  offer: QueueOffer;
+  status: 'open';
+  sentence: string;
+  created_at: Date | string;
+  decided_at: null;
+  decided_by: null;
+  version: number;
+}
+
+/** The insert, or null when no queue has a rule of that `when`. Returns the new offers (`NewOfferRow`). */
 export function offerTriggerStatement(input: OfferTriggerInput): Statement | null {
   const arms: Statement[] = [];
   for (const queue of input.queues) {
@@ -71,7 +92,7 @@ export function offerTriggerStatement(input: OfferTriggerInput): Statement | nul
       cross join lateral (values ${arms.map((arm) => arm.sql).join(', ')}) as v(queue_id, rule_id, offer, sentence, hit)
      where l.organization_id = ?${oneLead} and v.hit
     on conflict do nothing
-    returning id`;
+    returning ${OFFER_COLUMNS}`;
   return {
     sql,
     params: [
