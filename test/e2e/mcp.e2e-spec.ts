@@ -302,6 +302,26 @@ describe('MCP server (POST /mcp)', () => {
       expectToolError(await callTool(admin, 'get_lead', { leadId: foreign.id }), 'NOT_FOUND');
     });
 
+    it('a write whose route needs a plan is SUBSCRIPTION_REQUIRED without one; reads go on', async () => {
+      const lead = await t.seed.lead(a.member);
+      const { key } = await postMcpKey(t, a.member, ['crm:read', 'crm:write']);
+      const client = await connect(key);
+      await t.seed.plan(a.admin, false);
+      t.clock.advance(6_000); // past the door cache (5 s)
+      const v1 = await api(t, a.member.key).post(`/v1/leads/${lead.id}/notes`).send({ content: 'x' });
+      expect(v1.body.error.code).toBe('SUBSCRIPTION_REQUIRED');
+      expectToolError(
+        await callTool(client, 'create_note', { leadId: lead.id, content: 'x' }),
+        'SUBSCRIPTION_REQUIRED',
+      );
+      expectToolError(
+        await callTool(client, 'set_lead_status', { leadId: lead.id, crmStatus: 'client' }),
+        'SUBSCRIPTION_REQUIRED',
+      );
+      expect((await callTool(client, 'get_lead', { leadId: lead.id })).isError).toBeFalsy();
+      expect((await callTool(client, 'get_me')).structuredContent).toMatchObject({ entitled: false });
+    });
+
     it("admin-only parameters stay admin-only: a member's assigneeIds is ORG_ADMIN_REQUIRED", async () => {
       const { key } = await postMcpKey(t, a.member, ['crm:read']);
       const client = await connect(key);
