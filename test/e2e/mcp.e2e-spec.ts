@@ -96,6 +96,11 @@ describe('MCP server (POST /mcp)', () => {
       for (const tool of tools) {
         expect(tool.inputSchema.type).toBe('object');
         expect(tool.outputSchema?.type).toBe('object');
+        // the answer, or a refusal's {error}: the SDK's client checks refusals against it too
+        expect(tool.outputSchema?.anyOf).toEqual([
+          expect.objectContaining({ type: 'object' }),
+          expect.objectContaining({ required: ['error'] }),
+        ]);
         expect(tool.title).toEqual(expect.any(String));
         expect(tool.description).toMatch(/Mirrors `(GET|POST|PUT|PATCH) \/v1\//);
       }

@@ -18,6 +18,29 @@ import { ToolRateLimit } from './tool-rate-limit';
 
 type ToolError = { code: string; message: string; details?: Record<string, unknown> };
 
+/** The `structuredContent` of a refusal. */
+const REFUSAL = z.object({
+  error: z.object({
+    code: z.string().describe('The /v1 error code: API_KEY_SCOPE_MISSING, NOT_FOUND, VALIDATION_FAILED, …'),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+const REFUSAL_SCHEMA = (() => {
+  const { $schema: _, ...schema } = z.toJSONSchema(REFUSAL, { io: 'output' });
+  return schema;
+})();
+
+/**
+ * The published `outputSchema`: the route's answer, or a refusal. Clients check every
+ * `structuredContent` against it, refusals included (the SDK's client does), so a refusal's
+ * `{error}` must match too.
+ */
+function outputSchemaOf(tool: McpTool): Tool['outputSchema'] {
+  const { $schema, ...answer } = z.toJSONSchema(tool.output, { io: 'output' });
+  return { $schema, type: 'object', anyOf: [answer, REFUSAL_SCHEMA] } as Tool['outputSchema'];
+}
+
 const refusal = (error: ToolError): CallToolResult => ({
   isError: true,
   content: [{ type: 'text', text: `${error.code}: ${error.message}` }],
@@ -75,7 +98,7 @@ export class Toolbox implements OnApplicationBootstrap {
       title: tool.title,
       description: `${tool.description} Mirrors \`${tool.route}\`.`,
       inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as Tool['inputSchema'],
-      outputSchema: z.toJSONSchema(tool.output, { io: 'output' }) as Tool['outputSchema'],
+      outputSchema: outputSchemaOf(tool),
       annotations: { title: tool.title, openWorldHint: false, ...tool.annotations },
     }));
   }
