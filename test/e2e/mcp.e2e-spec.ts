@@ -208,6 +208,16 @@ describe('MCP server (POST /mcp)', () => {
           ['get_call_transcript', { callId: call.id }, `/v1/calls/${call.id}/transcript`],
           ['get_call_analysis', { callId: call.id }, `/v1/calls/${call.id}/analysis`],
           ['get_conversation', { leadId: mine.id, limit: 10 }, `/v1/leads/${mine.id}/conversation?limit=10`],
+          [
+            'get_conversation',
+            { leadId: mine.id, before: '2026-11-20T12:00Z', channel: 'whatsapp' },
+            `/v1/leads/${mine.id}/conversation?before=2026-11-20T12:00Z&channel=whatsapp`,
+          ],
+          [
+            'list_calls',
+            { leadId: mine.id, offset: 1, limit: 5 },
+            `/v1/leads/${mine.id}/calls?offset=1&limit=5`,
+          ],
           ['list_emails', { leadId: mine.id }, `/v1/leads/${mine.id}/emails`],
           [
             'get_calendar',
@@ -360,6 +370,13 @@ describe('MCP server (POST /mcp)', () => {
         code: 'VALIDATION_FAILED',
         message: expect.any(String),
         details: v1.body.error.details,
+      });
+      const before = await callTool(client, 'get_conversation', { leadId: 1, before: '2026-13-01T00:00Z' });
+      const v1Before = await api(t, a.member.key).get('/v1/leads/1/conversation?before=2026-13-01T00:00Z');
+      expect(errorOf(before)).toEqual({
+        code: 'VALIDATION_FAILED',
+        message: expect.any(String),
+        details: v1Before.body.error.details,
       });
       // an unknown tool is a refusal too
       expectToolError(await callTool(client, 'delete_lead', { leadId: 1 }), 'NOT_FOUND');
