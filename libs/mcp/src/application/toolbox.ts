@@ -118,7 +118,7 @@ export class Toolbox implements OnApplicationBootstrap {
     try {
       const denied = grantRefusal(grant, principal);
       if (denied) throw denied;
-      const retryAfterSeconds = this.limit.take(principal.keyId);
+      const retryAfterSeconds = await this.limit.take(principal.keyId);
       if (retryAfterSeconds !== null) {
         throw new DomainError('RATE_LIMITED', 'Too many tool calls for this key; wait and retry.', {
           retryAfterSeconds,
