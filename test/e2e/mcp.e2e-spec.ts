@@ -584,6 +584,20 @@ describe('MCP server (POST /mcp)', () => {
       expectError(await post().set('Origin', 'http://localhost:3000').send(RPC), 403, 'FORBIDDEN');
       await post(key).set('Origin', ALLOWED_ORIGIN).send(RPC).expect(200);
       await post(key).set('Origin', 'https://app.example.test').send(RPC).expect(200);
+      const allowed = await post(key).set('Origin', ALLOWED_ORIGIN).send(RPC).expect(200);
+      expect(allowed.headers['access-control-allow-origin']).toBe(ALLOWED_ORIGIN);
+      // a listed origin's preflight passes, another's is 403
+      const preflight = await t.http
+        .options('/mcp')
+        .set('Origin', ALLOWED_ORIGIN)
+        .set('Access-Control-Request-Method', 'POST')
+        .expect(204);
+      expect(preflight.headers).toMatchObject({
+        'access-control-allow-origin': ALLOWED_ORIGIN,
+        'access-control-allow-methods': 'POST',
+        'access-control-allow-headers': expect.stringContaining('Authorization'),
+      });
+      expectError(await t.http.options('/mcp').set('Origin', 'https://evil.example'), 403, 'FORBIDDEN');
       const client = await connect(key, { Origin: ALLOWED_ORIGIN });
       expect((await callTool(client, 'get_me')).isError).toBeFalsy();
     });
