@@ -18,6 +18,7 @@ import { DocumentsModule } from '@app/documents';
 import { EventsModule } from '@app/events';
 import { IdentityModule } from '@app/identity';
 import { ListingsModule } from '@app/listings';
+import { McpModule } from '@app/mcp';
 import { NetworkModule } from '@app/network';
 import { QueuesModule } from '@app/queues';
 import { RoutingModule } from '@app/routing';
@@ -47,6 +48,7 @@ export class ApiModule {
         BrochuresModule,
         SearchModule,
         EventsModule,
+        McpModule,
         JobsModule.forRoot({ inProcess: !config.redisUrl }),
         HealthModule,
       ],

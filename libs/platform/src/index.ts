@@ -28,7 +28,12 @@ export { LegacyErrorView } from './errors/error-envelope.view';
 // access: decorators, principals, the identity context's ports
 export * from './auth/access.decorators';
 export * from './auth/authenticators';
-export { API_KEY_PATTERN, INTEGRATION_KEY_PATTERN, SESSION_TOKEN_PREFIX } from './auth/credentials';
+export {
+  API_KEY_PATTERN,
+  INTEGRATION_KEY_PATTERN,
+  MCP_KEY_PATTERN,
+  SESSION_TOKEN_PREFIX,
+} from './auth/credentials';
 export * from './auth/principal';
 export * from './auth/secrets';
 
@@ -56,7 +61,7 @@ export * from './http/params';
 export * from './http/paging';
 export * from './http/paging.dto';
 export * from './http/validation.decorators';
-export { NullableBody } from './http/validation.pipe';
+export { NullableBody, RequestValidationPipe } from './http/validation.pipe';
 export { MultipartUpload, type MultipartUploadOptions } from './http/multipart';
 
 // uploaded bytes: BlobStorage (disk under .data/blobs)
