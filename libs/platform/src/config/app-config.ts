@@ -99,6 +99,16 @@ class Env {
   @IsOptional()
   @IsString()
   MEDIA_S3_SECRET_ACCESS_KEY?: string;
+
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsIn([true, false], { message: 'must be true or false' })
+  WEBHOOK_ALLOW_INSECURE?: boolean;
+
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsIn([true, false], { message: 'must be true or false' })
+  WEBHOOK_ALLOW_PRIVATE?: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -172,6 +182,10 @@ export class AppConfig {
   readonly embeddedPort: number;
   /** Uploaded bytes in S3 (`MEDIA_S3_*`); null = on disk next to the embedded database. */
   readonly mediaS3: MediaS3Config | null;
+  /** Webhook URLs may be `http://` to localhost (development, tests). */
+  readonly webhookAllowInsecure: boolean;
+  /** Webhook hosts may resolve to private, loopback or link-local addresses (tests only). */
+  readonly webhookAllowPrivate: boolean;
   readonly apiName = 'estate-agency-api';
 
   constructor(values: Omit<AppConfig, 'apiName'>) {
@@ -204,6 +218,8 @@ export class AppConfig {
       embeddedDataDir: parsed.EMBEDDED_DATA_DIR ?? '.data/postgres',
       embeddedPort: parsed.EMBEDDED_PG_PORT ?? 54329,
       mediaS3: mediaS3Of(parsed),
+      webhookAllowInsecure: parsed.WEBHOOK_ALLOW_INSECURE ?? false,
+      webhookAllowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE ?? false,
     });
   }
 }

@@ -18,6 +18,9 @@ export enum JobName {
   ListingsExpireDue = 'listings.expire-due',
   ListingsImportFeeds = 'listings.import-feeds',
   BrochuresExpireDue = 'brochures.expire-due',
+  WebhooksPump = 'webhooks.pump',
+  WebhooksDeliver = 'webhooks.deliver',
+  WebhooksPurge = 'webhooks.purge',
 }
 
 export const PERIODIC = Reflector.createDecorator<{ name: JobName; everyMs: number }>();
