@@ -83,6 +83,22 @@ module.exports = {
       to: { path: '^libs/search/' },
     },
     {
+      name: 'events-are-a-leaf',
+      severity: 'error',
+      comment:
+        "Events (the log, webhooks) read what the platform's Outbox writes; only apps import them, no context.",
+      from: { path: '^libs/(?!events/)' },
+      to: { path: '^libs/events/' },
+    },
+    {
+      name: 'events-build-on-platform-and-crm',
+      severity: 'error',
+      comment:
+        'Events use the platform and the CRM (LeadAccess for reach), through their indexes; no other context.',
+      from: { path: '^libs/events/' },
+      to: { path: '^libs/(?!events/|platform/|crm/)' },
+    },
+    {
       name: 'domain-is-pure',
       severity: 'error',
       comment:

@@ -22,13 +22,16 @@ const VERSIONED = [
  *   platform's `Outbox`). `sequence` is per organization, gap-free and in commit order: it comes
  *   from `org_event_counter`, whose row lock serialises one organization's event-producing commits
  *   (taken as the last statement before the commit). Kept 30 days (`occurred_at` index).
+ * - `org_event_counter.purged_through`: the highest sequence the retention job deleted (it deletes
+ *   whole sequence prefixes); `GET /v1/events` with an `after` below it is EVENT_CURSOR_EXPIRED.
  * - `<record>.version`: 1 on create, +1 per change; an event's `recordVersion`.
  */
 export class Migration20261124180000_events extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table org_event_counter (
       organization_id uuid primary key references organizations(id) on delete cascade,
-      last bigint not null default 0
+      last bigint not null default 0,
+      purged_through bigint not null default 0
     )`);
     this.addSql(`create table event (
       id text primary key,

@@ -15,6 +15,7 @@ import {
 import { BrochuresModule } from '@app/brochures';
 import { CrmModule } from '@app/crm';
 import { DocumentsModule } from '@app/documents';
+import { EventsModule, WebhooksModule } from '@app/events';
 import { IdentityModule } from '@app/identity';
 import { ListingsModule } from '@app/listings';
 import { NetworkModule } from '@app/network';
@@ -45,6 +46,8 @@ export class ApiModule {
         ListingsModule,
         BrochuresModule,
         SearchModule,
+        EventsModule,
+        WebhooksModule,
         JobsModule.forRoot({ inProcess: !config.redisUrl }),
         HealthModule,
       ],

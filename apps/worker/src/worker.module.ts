@@ -11,6 +11,7 @@ import {
 } from '@app/platform';
 import { BrochureJobsModule } from '@app/brochures';
 import { DocumentJobsModule } from '@app/documents';
+import { EventJobsModule, WebhookJobsModule } from '@app/events';
 import { IdentityModule } from '@app/identity';
 import { ListingJobsModule } from '@app/listings';
 import { FeedJobsModule } from '@app/listings';
@@ -48,6 +49,8 @@ export class WorkerModule {
         QueueJobsModule,
         RoutingJobsModule,
         BrochureJobsModule,
+        EventJobsModule,
+        WebhookJobsModule,
         BullmqJobsModule.forRoot({ prefix: options.queuePrefix }),
       ],
     };

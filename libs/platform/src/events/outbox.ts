@@ -135,11 +135,15 @@ export class Outbox implements OnModuleInit, EventSubscriber {
     this.orm.em.getEventManager().registerSubscriber(this);
   }
 
-  /** Queues events for the commit of `em`'s transaction (throws outside one: a programming error). */
+  /**
+   * Queues events for the commit of `em`'s transaction (throws outside one: a programming error).
+   * Inside a nested transaction (a savepoint: a write run within an idempotent create's
+   * transaction) they are queued for the outermost one, whose commit writes them.
+   */
   record(em: EntityManager, ...drafts: EventDraft[]): void {
-    const trx = em.getTransactionContext() as object | undefined;
-    if (!trx) throw new Error('Outbox.record needs a transaction (em.transactional)');
-    if ('savepointName' in trx) throw new Error('Outbox.record needs the outermost transaction');
+    const inner = em.getTransactionContext() as object | undefined;
+    if (!inner) throw new Error('Outbox.record needs a transaction (em.transactional)');
+    const trx = outermost(inner);
     const queued = this.pending.get(trx);
     if (queued) queued.push(...drafts);
     else this.pending.set(trx, [...drafts]);
@@ -162,5 +166,19 @@ export class Outbox implements OnModuleInit, EventSubscriber {
       const statement = insertEventsStatement(organizationId, byOrganization.get(organizationId)!);
       await args.em.getConnection().execute(statement.sql, statement.params, 'run', args.transaction);
     }
+  }
+}
+
+/**
+ * The root of a nested transaction: MikroORM's knex connection links a savepoint to its parent by
+ * a private symbol (`parentTransaction`), the one its own commit hooks test.
+ */
+function outermost(trx: object): object {
+  let current = trx as Record<symbol, unknown>;
+  for (;;) {
+    const link = Object.getOwnPropertySymbols(current).find((s) => s.description === 'parentTransaction');
+    const parent = link ? current[link] : undefined;
+    if (!parent || typeof parent !== 'object') return current;
+    current = parent as Record<symbol, unknown>;
   }
 }

@@ -18,6 +18,7 @@ export enum JobName {
   ListingsExpireDue = 'listings.expire-due',
   ListingsImportFeeds = 'listings.import-feeds',
   BrochuresExpireDue = 'brochures.expire-due',
+  EventsPurge = 'events.purge',
   WebhooksPump = 'webhooks.pump',
   WebhooksDeliver = 'webhooks.deliver',
   WebhooksPurge = 'webhooks.purge',

@@ -154,7 +154,7 @@ export class WebhookDispatcher {
           if (BigInt(event.sequence) <= BigInt(endpoint.relay_from_sequence)) continue;
           if (!matchesEvent(endpoint.events, event.type)) continue;
           payload ??= JSON.stringify(eventJsonOf(event));
-          deliveries.push({ endpointId: endpoint.id, eventId: event.id, eventType: event.type, payload });
+          deliveries.push({ endpointId: endpoint.id, eventId: event.id!, eventType: event.type, payload });
         }
       }
       const made = deliveries.length
@@ -163,7 +163,7 @@ export class WebhookDispatcher {
             insertDeliveriesStatement(organizationId, deliveries, now, now),
           )
         : [];
-      await run(em, advanceCursorStatement(organizationId, events[events.length - 1].sequence));
+      await run(em, advanceCursorStatement(organizationId, String(events[events.length - 1].sequence)));
       return { read: events.length, made };
     });
     if (this.delayed.enabled) {

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -17,14 +17,14 @@ import { EVENT_KINDS, WEBHOOK_LIMITS } from '../../domain/webhook-rules';
 export const EVENT_PATTERNS = ['*', ...EVENT_KINDS.map((kind) => `${kind}.*`), ...EVENT_TYPES];
 const eventsMessage = { each: true, message: 'each events entry must be a catalogued event type, `<kind>.*` or `*`' };
 
-const EVENTS_DOC = {
+const EVENTS_DOC: ApiPropertyOptions = {
   type: [String],
   minItems: 1,
   maxItems: WEBHOOK_LIMITS.events,
   example: ['lead.created', 'deal.*'],
   description: 'What the endpoint receives: catalogued event types, `<kind>.*` (every type of a kind) or `*`.',
 };
-const URL_DOC = {
+const URL_DOC: ApiPropertyOptions = {
   maxLength: WEBHOOK_LIMITS.url,
   format: 'uri',
   example: 'https://example.com/webhooks/estate',
