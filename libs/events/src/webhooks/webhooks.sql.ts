@@ -278,10 +278,15 @@ export const endpointSucceededStatement = (endpointId: string): Statement => ({
   params: [endpointId],
 });
 
+/** The endpoint of an attempt's outcome, locked while it is recorded. */
+export const lockEndpointStatement = (endpointId: string): Statement => ({
+  sql: 'select status, failing_since from webhook_endpoint where id = ? for update',
+  params: [endpointId],
+});
+
 /** A failed attempt: failing since the first failure after the last success. */
 export const endpointFailedStatement = (endpointId: string, now: Date): Statement => ({
-  sql: `update webhook_endpoint set failing_since = coalesce(failing_since, ?)
-         where id = ? returning status, failing_since`,
+  sql: 'update webhook_endpoint set failing_since = coalesce(failing_since, ?) where id = ?',
   params: [now, endpointId],
 });
 

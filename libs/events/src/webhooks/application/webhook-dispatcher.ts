@@ -38,6 +38,7 @@ import {
   failPendingStatement,
   insertDeliveriesStatement,
   lockCursorStatement,
+  lockEndpointStatement,
   purgeDeliveriesStatement,
   recordAttemptStatement,
   relayBacklogStatement,
@@ -289,19 +290,27 @@ export class WebhookDispatcher {
     disable?: DisabledReason,
   ): Promise<DeliveryRow | null> {
     const recorded = await this.em.fork().transactional(async (em) => {
-      let reason = c.endpoint_status === 'enabled' ? disable : undefined;
-      if (c.endpoint_status === 'enabled' && outcome.status !== 'succeeded' && !reason) {
-        const [endpoint] = await rows<{ status: string; failing_since: Date | string }>(
-          em,
-          endpointFailedStatement(c.endpoint_id, now),
-        );
-        const since = endpoint ? new Date(endpoint.failing_since).getTime() : now.getTime();
-        if (endpoint?.status === 'enabled' && now.getTime() - since >= FAILING_DISABLES_AFTER_MS) reason = 'failing';
+      // the endpoint's row lock orders the outcomes of its attempts running side by side
+      const [endpoint] = await rows<{ status: string; failing_since: Date | string | null }>(
+        em,
+        lockEndpointStatement(c.endpoint_id),
+      );
+      if (!endpoint) return null; // deleted, its deliveries with it
+      let final = outcome;
+      let reason: DisabledReason | undefined;
+      if (outcome.status !== 'succeeded') {
+        if (endpoint.status !== 'enabled') {
+          final = { ...outcome, status: 'failed', nextAttemptAt: null };
+        } else {
+          const since = endpoint.failing_since ? new Date(endpoint.failing_since) : now;
+          if (!endpoint.failing_since) await run(em, endpointFailedStatement(c.endpoint_id, now));
+          reason = disable ?? (now.getTime() - since.getTime() >= FAILING_DISABLES_AFTER_MS ? 'failing' : undefined);
+          if (reason) final = { ...outcome, status: 'failed', nextAttemptAt: null };
+        }
       }
-      const final = reason ? { ...outcome, status: 'failed' as const, nextAttemptAt: null } : outcome;
       const [row] = await rows<DeliveryRow>(em, recordAttemptStatement(c.id, c.attempt, final));
-      if (!row) return null; // deleted, or taken again after the lease
-      if (c.endpoint_status === 'enabled' && outcome.status === 'succeeded') {
+      if (!row) return null; // taken again after the lease
+      if (outcome.status === 'succeeded' && endpoint.failing_since) {
         await run(em, endpointSucceededStatement(c.endpoint_id));
       }
       if (reason) await this.disable(em, c.endpoint_id, reason, now);

@@ -18,7 +18,7 @@ export class WebhookResolver {
     const host = hostname.replace(/^\[(.*)\]$/, '$1');
     const family = isIP(host);
     if (family) return [{ address: host, family: family as 4 | 6 }];
-    const found = await dnsLookup(host, { all: true, verbatim: true });
+    const found = await dnsLookup(host, { all: true, verbatim: false }); // IPv4 first
     return found.map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
   }
 }
