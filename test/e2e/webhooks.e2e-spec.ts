@@ -9,15 +9,7 @@ import {
   WebhookResolver,
   type ResolvedAddress,
 } from '@app/events';
-import {
-  Agency,
-  api,
-  expectError,
-  expectNotFound,
-  expectValidation,
-  sql,
-  TestApp,
-} from '../fixtures';
+import { Agency, api, expectError, expectNotFound, expectValidation, sql, TestApp } from '../fixtures';
 
 /**
  * Webhook endpoints and deliveries (issue 19 items 3-5; INTERFACES.md "Webhook endpoints"): the
@@ -179,7 +171,8 @@ describe('Webhooks', () => {
     const res = await api(t, admin.key)
       .post('/v1/webhook-endpoints')
       .send({ url: receiver.url, events: ['*'], ...body });
-    if (res.status !== 201) throw new Error(`endpoint not created: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== 201)
+      throw new Error(`endpoint not created: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body as EndpointBody & { secret: string };
   };
   const deliveries = async (admin: { key: string }, endpointId: string): Promise<DeliveryBody[]> =>
@@ -397,11 +390,13 @@ describe('Webhooks', () => {
       expect(log.body.data).toEqual([event]);
       expect(event).toMatchObject({ id: eventId, type: 'note.created' });
       // a wrong secret does not verify
-      expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(received.body, {
-        'webhook-id': String(received.headers['webhook-id']),
-        'webhook-timestamp': String(received.headers['webhook-timestamp']),
-        'webhook-signature': String(received.headers['webhook-signature']),
-      })).toThrow();
+      expect(() =>
+        new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(received.body, {
+          'webhook-id': String(received.headers['webhook-id']),
+          'webhook-timestamp': String(received.headers['webhook-timestamp']),
+          'webhook-signature': String(received.headers['webhook-signature']),
+        }),
+      ).toThrow();
 
       const [delivery] = await deliveries(a.admin, endpoint.id);
       expect(Object.keys(delivery).sort()).toEqual(DELIVERY_FIELDS);
@@ -534,7 +529,10 @@ describe('Webhooks', () => {
       }, 'failed');
       expect(last).toMatchObject({ attempt: 10, status: 'failed', responseStatus: 500, nextAttemptAt: null });
       expect(RETRY_SCHEDULE_MS.reduce((sum, ms) => sum + ms, 0)).toBeLessThan(3 * DAY);
-      expect(await endpointOf(a.admin, endpoint.id)).toMatchObject({ status: 'enabled', disabledReason: null });
+      expect(await endpointOf(a.admin, endpoint.id)).toMatchObject({
+        status: 'enabled',
+        disabledReason: null,
+      });
 
       // a manual retry: pending and due now, attempted once more
       receiver.fallback = { status: 200 };
@@ -587,7 +585,12 @@ describe('Webhooks', () => {
         disabledReason: 'gone',
       });
       const [delivery] = await deliveries(a.admin, endpoint.id);
-      expect(delivery).toMatchObject({ status: 'failed', attempt: 1, responseStatus: 410, nextAttemptAt: null });
+      expect(delivery).toMatchObject({
+        status: 'failed',
+        attempt: 1,
+        responseStatus: 410,
+        nextAttemptAt: null,
+      });
       // nothing more goes there while it is disabled
       await emit(t, a.admin.organizationId);
       await pump(t);
@@ -615,7 +618,10 @@ describe('Webhooks', () => {
         await emit(t, a.admin.organizationId);
         await pump(t);
         await until(() => receiver.requests.length === 1, 'the first failure');
-        await until(async () => (await deliveries(a.admin, endpoint.id))[0]?.responseStatus === 500, 'recorded');
+        await until(
+          async () => (await deliveries(a.admin, endpoint.id))[0]?.responseStatus === 500,
+          'recorded',
+        );
         t.clock.advance(3 * DAY - MINUTE);
         await emit(t, a.admin.organizationId);
         await pump(t);
@@ -729,7 +735,9 @@ describe('Webhooks', () => {
         expect(bystander.requests).toEqual([]);
 
         receiver.replies = [{ status: 500 }];
-        const failed = await api(t, a.admin.key).post(`/v1/webhook-endpoints/${endpoint.id}/test`).expect(200);
+        const failed = await api(t, a.admin.key)
+          .post(`/v1/webhook-endpoints/${endpoint.id}/test`)
+          .expect(200);
         expect(failed.body).toMatchObject({
           eventType: 'ping',
           status: 'pending',
@@ -817,7 +825,9 @@ describe('Webhooks without WEBHOOK_ALLOW_PRIVATE', () => {
       'https://mixed.example.test/hook',
       'http://localhost:8080/hook', // http needs WEBHOOK_ALLOW_INSECURE too
     ]) {
-      const res = await api(t, a.admin.key).post('/v1/webhook-endpoints').send({ url, events: ['*'] });
+      const res = await api(t, a.admin.key)
+        .post('/v1/webhook-endpoints')
+        .send({ url, events: ['*'] });
       expectValidation(res, 'url');
     }
     await api(t, a.admin.key)

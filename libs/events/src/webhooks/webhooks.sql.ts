@@ -84,7 +84,11 @@ export interface EndpointChangeRow {
   now: Date;
 }
 
-export const updateEndpointStatement = (organizationId: string, id: string, c: EndpointChangeRow): Statement => ({
+export const updateEndpointStatement = (
+  organizationId: string,
+  id: string,
+  c: EndpointChangeRow,
+): Statement => ({
   sql: `update webhook_endpoint
            set url = ?, description = ?, events = array(select jsonb_array_elements_text(?::jsonb)), status = ?,
                disabled_reason = ?, failing_since = ?, version = version + 1, updated_at = ?

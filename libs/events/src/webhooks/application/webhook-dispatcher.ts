@@ -169,7 +169,12 @@ export class WebhookDispatcher {
     });
     if (this.delayed.enabled) {
       for (const d of created.made) {
-        this.delayed.schedule(JobName.WebhooksDeliver, deliveryJobId(d.endpoint_id, d.event_id), { deliveryId: d.id }, now);
+        this.delayed.schedule(
+          JobName.WebhooksDeliver,
+          deliveryJobId(d.endpoint_id, d.event_id),
+          { deliveryId: d.id },
+          now,
+        );
       }
     }
     return { read: created.read, made: created.made.length };
@@ -244,7 +249,10 @@ export class WebhookDispatcher {
     }
     const startedAt = this.clock.now();
     const until = c.previous_secret_valid_until ? new Date(c.previous_secret_valid_until) : null;
-    const secrets = [c.secret, ...(c.previous_secret && until && until > startedAt ? [c.previous_secret] : [])];
+    const secrets = [
+      c.secret,
+      ...(c.previous_secret && until && until > startedAt ? [c.previous_secret] : []),
+    ];
     const headers = signedHeaders(secrets, c.event_id, Math.floor(startedAt.getTime() / 1000), c.payload);
     const result = await this.transport.post(c.url, headers, c.payload);
     const now = this.clock.now();
@@ -262,7 +270,13 @@ export class WebhookDispatcher {
       return this.record(
         c,
         now,
-        { status: 'failed', responseStatus: 410, durationMs: result.durationMs, error: result.error, nextAttemptAt: null },
+        {
+          status: 'failed',
+          responseStatus: 410,
+          durationMs: result.durationMs,
+          error: result.error,
+          nextAttemptAt: null,
+        },
         'gone',
       );
     }
@@ -304,7 +318,8 @@ export class WebhookDispatcher {
         } else {
           const since = endpoint.failing_since ? new Date(endpoint.failing_since) : now;
           if (!endpoint.failing_since) await run(em, endpointFailedStatement(c.endpoint_id, now));
-          reason = disable ?? (now.getTime() - since.getTime() >= FAILING_DISABLES_AFTER_MS ? 'failing' : undefined);
+          reason =
+            disable ?? (now.getTime() - since.getTime() >= FAILING_DISABLES_AFTER_MS ? 'failing' : undefined);
           if (reason) final = { ...outcome, status: 'failed', nextAttemptAt: null };
         }
       }

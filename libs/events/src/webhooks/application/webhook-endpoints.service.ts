@@ -94,7 +94,9 @@ export class WebhookEndpointsService {
       await rows(em, lockEndpointsStatement(org));
       const [{ n }] = await rows<{ n: number }>(em, countEndpointsStatement(org));
       if (n >= WEBHOOK_LIMITS.endpointsPerOrganization) {
-        throw conflict(`An organization holds at most ${WEBHOOK_LIMITS.endpointsPerOrganization} webhook endpoints.`);
+        throw conflict(
+          `An organization holds at most ${WEBHOOK_LIMITS.endpointsPerOrganization} webhook endpoints.`,
+        );
       }
       const [{ last }] = await rows<{ last: string }>(em, lastSequenceStatement(org));
       await rows(em, ensureCursorStatement(org, last));
@@ -164,7 +166,10 @@ export class WebhookEndpointsService {
     const validUntil = new Date(now.getTime() + ROTATION_OVERLAP_MS);
     return this.em.transactional(async (em) => {
       await this.endpoint(em, org, id, true);
-      const [row] = await rows<EndpointRow>(em, rotateSecretStatement(org, id, newWebhookSecret(), validUntil, now));
+      const [row] = await rows<EndpointRow>(
+        em,
+        rotateSecretStatement(org, id, newWebhookSecret(), validUntil, now),
+      );
       return { secret: row.secret, previousSecretValidUntil: validUntil.toISOString() };
     });
   }
@@ -218,7 +223,9 @@ export class WebhookEndpointsService {
       previous_secret: endpoint.previous_secret,
       previous_secret_valid_until: endpoint.previous_secret_valid_until,
     });
-    const [row] = recorded ? [recorded] : await rows<DeliveryRow>(this.em, deliveryStatement(org, endpoint.id, made.id));
+    const [row] = recorded
+      ? [recorded]
+      : await rows<DeliveryRow>(this.em, deliveryStatement(org, endpoint.id, made.id));
     return toDeliveryJson(row);
   }
 
@@ -231,7 +238,10 @@ export class WebhookEndpointsService {
     const org = actor.organizationId;
     await this.endpoint(this.em, org, id);
     const since = new Date(this.clock.now().getTime() - WEBHOOK_LIMITS.retentionDays * DAY);
-    const found = await rows<DeliveryRow>(this.em, deliveriesStatement(org, id, since, page.limit + 1, page.offset));
+    const found = await rows<DeliveryRow>(
+      this.em,
+      deliveriesStatement(org, id, since, page.limit + 1, page.offset),
+    );
     const data = found.slice(0, page.limit).map(toDeliveryJson);
     const hasMore = found.length > page.limit;
     return { data, hasMore, nextOffset: hasMore ? page.offset + data.length : null };
@@ -272,7 +282,8 @@ export class WebhookEndpointsService {
     try {
       await this.transport.checkedAddress(new URL(raw), 5_000);
     } catch (err) {
-      if (err instanceof AddressRefused) throw validationFailed([{ path: 'url', message: `url: ${err.message}` }]);
+      if (err instanceof AddressRefused)
+        throw validationFailed([{ path: 'url', message: `url: ${err.message}` }]);
       throw err;
     }
     return raw;

@@ -133,7 +133,11 @@ export class WebhookTransport {
       );
       const remaining = Math.max(1, DELIVERY_TIMEOUT_MS - elapsed());
       const timer = setTimeout(() => {
-        done({ status: null, retryAfter: undefined, error: `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` });
+        done({
+          status: null,
+          retryAfter: undefined,
+          error: `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`,
+        });
         req.destroy();
       }, remaining);
       req.on('error', (err: NodeJS.ErrnoException) =>

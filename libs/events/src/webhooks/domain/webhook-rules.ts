@@ -44,7 +44,9 @@ export const RETRY_AFTER_CAP_MS = 24 * HOUR;
 export const ROTATION_OVERLAP_MS = 24 * HOUR;
 
 /** The kinds of the catalogue (`lead` of `lead.created`), each subscribable as `<kind>.*`. */
-export const EVENT_KINDS = [...new Set(EVENT_TYPES.filter((t) => t.includes('.')).map((t) => t.split('.')[0]))];
+export const EVENT_KINDS = [
+  ...new Set(EVENT_TYPES.filter((t) => t.includes('.')).map((t) => t.split('.')[0])),
+];
 
 /** Is `pattern` a catalogued type, `<kind>.*` or `*`? */
 export const isEventPattern = (pattern: string): boolean =>

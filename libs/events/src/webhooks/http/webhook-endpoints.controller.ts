@@ -1,4 +1,15 @@
-import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+} from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiCreatedResponse,
@@ -168,7 +179,8 @@ export class WebhookEndpointsController {
   @Get(':endpointId/deliveries')
   @ApiOperation({
     summary: "List a webhook endpoint's deliveries",
-    description: 'The deliveries of the last 30 days, newest first; offset paging (`limit` 1-100, default 20).',
+    description:
+      'The deliveries of the last 30 days, newest first; offset paging (`limit` 1-100, default 20).',
   })
   @AdminRead()
   @ApiOkResponse({ type: WebhookDeliveryPageView })

@@ -144,13 +144,20 @@ export class RotatedWebhookSecretView {
 /** One event for one endpoint (INTERFACES.md "Webhook endpoints", deliveries). */
 export class WebhookDeliveryView implements DeliveryJson {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ example: 'evt_01936f4e-5c3a-7b2e-9d41-3f6a2b1c0d9e', description: 'The `webhook-id` header.' })
+  @ApiProperty({
+    example: 'evt_01936f4e-5c3a-7b2e-9d41-3f6a2b1c0d9e',
+    description: 'The `webhook-id` header.',
+  })
   eventId: string;
   @ApiProperty({ example: 'lead.created' }) eventType: string;
   @ApiProperty({ type: 'integer', minimum: 0, maximum: 10, description: 'Attempts made (or under way).' })
   attempt: number;
   @ApiProperty({ enum: DELIVERY_STATUSES }) status: DeliveryStatus;
-  @ApiProperty({ type: 'integer', nullable: true, description: "The receiver's HTTP status at the last attempt." })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: "The receiver's HTTP status at the last attempt.",
+  })
   responseStatus: number | null;
   @ApiProperty({ type: 'integer', nullable: true, description: 'How long the last attempt took.' })
   durationMs: number | null;
@@ -164,6 +171,10 @@ export class WebhookDeliveryView implements DeliveryJson {
 export class WebhookDeliveryPageView {
   @ApiProperty({ type: [WebhookDeliveryView] }) data: WebhookDeliveryView[];
   @ApiProperty() hasMore: boolean;
-  @ApiProperty({ type: 'integer', nullable: true, description: 'The `offset` of the next page; null on the last.' })
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'The `offset` of the next page; null on the last.',
+  })
   nextOffset: number | null;
 }

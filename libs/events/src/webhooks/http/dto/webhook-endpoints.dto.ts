@@ -15,14 +15,18 @@ import { EVENT_KINDS, WEBHOOK_LIMITS } from '../../domain/webhook-rules';
 
 /** Every accepted `events` entry: a catalogued type, `<kind>.*` or `*`. */
 export const EVENT_PATTERNS = ['*', ...EVENT_KINDS.map((kind) => `${kind}.*`), ...EVENT_TYPES];
-const eventsMessage = { each: true, message: 'each events entry must be a catalogued event type, `<kind>.*` or `*`' };
+const eventsMessage = {
+  each: true,
+  message: 'each events entry must be a catalogued event type, `<kind>.*` or `*`',
+};
 
 const EVENTS_DOC: ApiPropertyOptions = {
   type: [String],
   minItems: 1,
   maxItems: WEBHOOK_LIMITS.events,
   example: ['lead.created', 'deal.*'],
-  description: 'What the endpoint receives: catalogued event types, `<kind>.*` (every type of a kind) or `*`.',
+  description:
+    'What the endpoint receives: catalogued event types, `<kind>.*` (every type of a kind) or `*`.',
 };
 const URL_DOC: ApiPropertyOptions = {
   maxLength: WEBHOOK_LIMITS.url,
@@ -82,7 +86,8 @@ export class ChangeWebhookEndpointDto {
   events?: string[];
 
   @ApiPropertyOptional({
-    description: 'true enables it and clears the failure state; false disables it (`disabledReason` `manual`).',
+    description:
+      'true enables it and clears the failure state; false disables it (`disabledReason` `manual`).',
   })
   @IsOmittable()
   @IsBoolean()
