@@ -536,9 +536,14 @@ describe('Webhooks', () => {
 
       // a manual retry: pending and due now, attempted once more
       receiver.fallback = { status: 200 };
-      await api(t, a.admin.key)
+      const queued = await api(t, a.admin.key)
         .post(`/v1/webhook-endpoints/${endpoint.id}/deliveries/${last.id}/retry`)
         .expect(202);
+      expect(queued.body).toEqual({
+        ...last,
+        status: 'pending',
+        nextAttemptAt: t.clock.now().toISOString(),
+      });
       await pump(t);
       await until(() => receiver.requests.length === MAX_ATTEMPTS + 1, 'the retry');
       const [retried] = await until(async () => {

@@ -247,8 +247,8 @@ export class WebhookEndpointsService {
     return { data, hasMore, nextOffset: hasMore ? page.offset + data.length : null };
   }
 
-  /** Due now again (pending); 202. A disabled endpoint: 409. */
-  async retry(actor: Principal, id: string, deliveryId: string): Promise<void> {
+  /** Due now again (pending); 202 with the delivery. A disabled endpoint: 409. */
+  async retry(actor: Principal, id: string, deliveryId: string): Promise<DeliveryJson> {
     const org = actor.organizationId;
     const now = this.clock.now();
     const row = await this.em.transactional(async (em) => {
@@ -267,6 +267,7 @@ export class WebhookEndpointsService {
         now,
       );
     }
+    return toDeliveryJson(row);
   }
 
   private async endpoint(em: EntityManager, org: string, id: string, lock = false): Promise<EndpointRow> {

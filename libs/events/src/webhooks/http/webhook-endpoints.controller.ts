@@ -201,15 +201,15 @@ export class WebhookEndpointsController {
     description: 'The delivery becomes `pending` and due now; it is attempted within a second or so.',
   })
   @AdminWrite()
-  @ApiAcceptedResponse({ description: 'Queued.' })
+  @ApiAcceptedResponse({ type: WebhookDeliveryView, description: 'The delivery, pending and due now.' })
   @ApiBadRequestErrors()
   @ApiNotFoundError(ENDPOINT, "when the endpoint or the delivery is absent or another organization's")
   @ApiConflictError(DISABLED)
-  async retry(
+  retry(
     @CurrentPrincipal() actor: Principal,
     @Param('endpointId', UuidParam) endpointId: string,
     @Param('deliveryId', UuidParam) deliveryId: string,
-  ): Promise<void> {
-    await this.endpoints.retry(actor, endpointId, deliveryId);
+  ) {
+    return this.endpoints.retry(actor, endpointId, deliveryId);
   }
 }
