@@ -231,14 +231,14 @@ async function runLag({ sides, ctx, headers }) {
       actor: { type: 'system', id: null, userId: null },
       data: { object: { id: `bench-${i}`, content: NOTE_TEXT } },
     };
-    commits.push(
-      (async () => {
-        await client.query('begin');
-        await client.query(toPg(outbox.insertEventsStatement(ctx.organizationId, [draft])));
-        await client.query('commit');
-        committed.set(id, performance.timeOrigin + performance.now());
-      })(),
-    );
+    // each connection runs its transactions one after another (a chain per connection)
+    client.chain = (client.chain ?? Promise.resolve()).then(async () => {
+      await client.query('begin');
+      await client.query(toPg(outbox.insertEventsStatement(ctx.organizationId, [draft])));
+      await client.query('commit');
+      committed.set(id, performance.timeOrigin + performance.now());
+    });
+    commits.push(client.chain);
   }
   await Promise.all(commits);
   const sendSeconds = round((performance.now() - started) / 1000, 1);

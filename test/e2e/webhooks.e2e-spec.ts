@@ -612,6 +612,15 @@ describe('Webhooks', () => {
         .send({ enabled: true })
         .expect(200);
       expect(enabled.body).toMatchObject({ status: 'enabled', disabledReason: null });
+      // the events of its disabled time are not sent; the ones after enabling are
+      const later = await emit(t, a.admin.organizationId);
+      await pump(t);
+      await until(() => receiver.requests.length === 2, 'the event after enabling');
+      await sleep(300);
+      expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual([
+        receiver.requests[0].headers['webhook-id'],
+        later,
+      ]);
     });
 
     it('no success for 3 days disables the endpoint (failing) and records webhook_endpoint.disabled', async () => {

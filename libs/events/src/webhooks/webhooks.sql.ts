@@ -81,6 +81,8 @@ export interface EndpointChangeRow {
   status: 'enabled' | 'disabled';
   disabledReason: string | null;
   failingSince: Date | null;
+  /** Set when a disabled endpoint is enabled again: it receives the events committed from now on. */
+  relayFromSequence: string | null;
   now: Date;
 }
 
@@ -91,7 +93,8 @@ export const updateEndpointStatement = (
 ): Statement => ({
   sql: `update webhook_endpoint
            set url = ?, description = ?, events = array(select jsonb_array_elements_text(?::jsonb)), status = ?,
-               disabled_reason = ?, failing_since = ?, version = version + 1, updated_at = ?
+               disabled_reason = ?, failing_since = ?, relay_from_sequence = coalesce(?::bigint, relay_from_sequence),
+               version = version + 1, updated_at = ?
          where organization_id = ? and id = ?
         returning ${ENDPOINT_COLUMNS}`,
   params: [
@@ -101,6 +104,7 @@ export const updateEndpointStatement = (
     c.status,
     c.disabledReason,
     c.failingSince,
+    c.relayFromSequence,
     c.now,
     organizationId,
     id,
@@ -277,9 +281,24 @@ export const recordAttemptStatement = (id: string, attempt: number, o: AttemptOu
   params: [o.status, o.responseStatus, o.durationMs, o.error, o.nextAttemptAt, id, attempt],
 });
 
-export const endpointSucceededStatement = (endpointId: string): Statement => ({
-  sql: 'update webhook_endpoint set failing_since = null where id = ? and failing_since is not null',
-  params: [endpointId],
+/** A success in one statement (no endpoint lock unless its failure state is to be cleared). */
+export const recordSuccessStatement = (
+  id: string,
+  attempt: number,
+  endpointId: string,
+  o: AttemptOutcomeRow,
+): Statement => ({
+  sql: `with d as (
+          update webhook_delivery
+             set status = 'succeeded', response_status = ?, duration_ms = ?, error = null, next_attempt_at = null
+           where id = ? and attempt = ?
+          returning ${DELIVERY_COLUMNS}
+        ), e as (
+          update webhook_endpoint set failing_since = null
+           where id = ? and failing_since is not null and exists (select 1 from d)
+        )
+        select * from d`,
+  params: [o.responseStatus, o.durationMs, id, attempt, endpointId],
 });
 
 /** The endpoint of an attempt's outcome, locked while it is recorded. */

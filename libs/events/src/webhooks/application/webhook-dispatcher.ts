@@ -33,13 +33,13 @@ import {
   disableEndpointStatement,
   enabledEndpointsStatement,
   endpointFailedStatement,
-  endpointSucceededStatement,
   eventsAfterStatement,
   failPendingStatement,
   insertDeliveriesStatement,
   lockCursorStatement,
   lockEndpointStatement,
   purgeDeliveriesStatement,
+  recordSuccessStatement,
   recordAttemptStatement,
   relayBacklogStatement,
   type AttemptOutcomeRow,
@@ -303,6 +303,13 @@ export class WebhookDispatcher {
     outcome: AttemptOutcomeRow,
     disable?: DisabledReason,
   ): Promise<DeliveryRow | null> {
+    if (outcome.status === 'succeeded' && c.endpoint_status === 'enabled') {
+      const [row] = await rows<DeliveryRow>(
+        this.em.fork(),
+        recordSuccessStatement(c.id, c.attempt, c.endpoint_id, outcome),
+      );
+      return row ?? null;
+    }
     const recorded = await this.em.fork().transactional(async (em) => {
       // the endpoint's row lock orders the outcomes of its attempts running side by side
       const [endpoint] = await rows<{ status: string; failing_since: Date | string | null }>(
@@ -325,9 +332,6 @@ export class WebhookDispatcher {
       }
       const [row] = await rows<DeliveryRow>(em, recordAttemptStatement(c.id, c.attempt, final));
       if (!row) return null; // taken again after the lease
-      if (outcome.status === 'succeeded' && endpoint.failing_since) {
-        await run(em, endpointSucceededStatement(c.endpoint_id));
-      }
       if (reason) await this.disable(em, c.endpoint_id, reason, now);
       return row;
     });

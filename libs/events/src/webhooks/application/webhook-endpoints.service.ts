@@ -136,6 +136,11 @@ export class WebhookEndpointsService {
       const stored = await this.endpoint(em, org, id, true);
       const enabling = input.enabled === true;
       const disabling = input.enabled === false && stored.status === 'enabled';
+      // enabled again: the events of its disabled time are not sent (GET /v1/events has them)
+      const reenabled = enabling && stored.status === 'disabled';
+      const relayFrom = reenabled
+        ? (await rows<{ last: string }>(em, lastSequenceStatement(org)))[0].last
+        : null;
       const status = input.enabled === undefined ? stored.status : input.enabled ? 'enabled' : 'disabled';
       const [row] = await rows<EndpointRow>(
         em,
@@ -146,6 +151,7 @@ export class WebhookEndpointsService {
           status,
           disabledReason: enabling ? null : disabling ? 'manual' : stored.disabled_reason,
           failingSince: enabling ? null : toDate(stored.failing_since),
+          relayFromSequence: relayFrom,
           now: this.clock.now(),
         }),
       );
