@@ -70,6 +70,8 @@ export const SWEEP_BATCH = 50;
 const SWEEP_BATCHES_PER_RUN = 20;
 /** How often the pump runs (relay, then due deliveries). */
 export const PUMP_EVERY_MS = 500;
+/** How long one pump keeps going while it finds work. */
+const PUMP_BUDGET_MS = 5_000;
 
 const run = (em: EntityManager, s: Statement) => em.execute(s.sql, s.params, 'run');
 const rows = <T>(em: EntityManager, s: Statement) => em.execute<T[]>(s.sql, s.params);
@@ -107,13 +109,27 @@ export class WebhookDispatcher {
     private readonly transport: WebhookTransport,
   ) {}
 
-  /** One pump: relay every organization's new events, then attempt what is due (one run at a time). */
+  /**
+   * One pump: relay every organization's new events, then attempt what is due, again while either
+   * found work (up to PUMP_BUDGET_MS: a backlog drains without waiting for the next tick, and a
+   * BullMQ worker's queue is not held for long). One run at a time: a tick during a run is skipped.
+   */
   @Periodic(JobName.WebhooksPump, PUMP_EVERY_MS)
   pump(now: Date): Promise<{ relayed: number; attempted: number } | { skipped: true }> {
     if (this.pumping) return Promise.resolve({ skipped: true });
     const running = (async () => {
-      const relayed = await this.relay();
-      const attempted = await this.deliverDue(now);
+      const started = Date.now();
+      let relayed = 0;
+      let attempted = 0;
+      let at = now;
+      for (;;) {
+        const made = await this.relay();
+        const tried = await this.deliverDue(at);
+        relayed += made;
+        attempted += tried;
+        if ((made === 0 && tried === 0) || Date.now() - started > PUMP_BUDGET_MS) break;
+        at = this.clock.now();
+      }
       return { relayed, attempted };
     })();
     this.pumping = running;
