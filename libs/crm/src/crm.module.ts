@@ -13,6 +13,7 @@ import { InquiriesTimelineSource } from './application/inquiries.timeline-source
 import { LeadIntakeService } from './application/lead-intake.service';
 import { LeadFactsService } from './application/lead-facts.service';
 import { LeadLinks } from './application/lead-links';
+import { CrmEvents } from './application/crm-events';
 import { LeadAccess } from './application/lead-access';
 import { LeadHistoryRecorder } from './application/lead-history.recorder';
 import { LeadsQueries } from './application/leads.queries';
@@ -90,6 +91,8 @@ export const CRM_ENTITIES = [
     RecordsController,
   ],
   providers: [
+    // the CRM's events (issue 19): versions and Outbox drafts, in each write's transaction
+    CrmEvents,
     LeadAccess,
     LeadHistoryRecorder,
     LeadsQueries,
@@ -133,6 +136,7 @@ export const CRM_ENTITIES = [
     SearchDocuments,
   ],
   exports: [
+    CrmEvents,
     LeadAccess,
     LeadsService,
     LeadsQueries,

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import { Injectable } from '@nestjs/common';
 import { isAdmin, notFound, Principal, validationFailed } from '@app/platform';
 import { MembersService, TeamsService } from '@app/identity';
@@ -73,9 +74,34 @@ export class LeadAccess {
     return lead;
   }
 
-  /** Those of `leadIds` the caller reaches (unknown ids are skipped). */
-  async reachableLeads(actor: Principal, leadIds: number[]): Promise<Lead[]> {
-    const leads = await this.leads.listInOrg(actor.organizationId, { id: { $in: [...new Set(leadIds)] } });
+  /**
+   * Inside a write's transaction: the lead as it is now, its row locked to the commit (a change's
+   * `previous` values and version are then exact), when the caller reaches it; otherwise 404.
+   */
+  async lockedReachableLead(actor: Principal, leadId: number): Promise<Lead> {
+    const lead = await this.leads.findInOrg(
+      actor.organizationId,
+      { id: leadId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    );
+    if (!lead || !this.reaches(actor, lead)) throw notFound('Lead');
+    return lead;
+  }
+
+  /**
+   * Those of `leadIds` the caller reaches (unknown ids are skipped). `lock`: inside a write's
+   * transaction, the rows locked to the commit (in id order) and read as they are now.
+   */
+  async reachableLeads(
+    actor: Principal,
+    leadIds: number[],
+    options: { lock?: boolean } = {},
+  ): Promise<Lead[]> {
+    const leads = await this.leads.listInOrg(
+      actor.organizationId,
+      { id: { $in: [...new Set(leadIds)] } },
+      options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, orderBy: { id: 'asc' } } : {},
+    );
     return leads.filter((lead) => this.reaches(actor, lead));
   }
 

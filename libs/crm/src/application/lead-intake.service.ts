@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { Clock, IntegrationPrincipal } from '@app/platform';
+import { Clock, eventActorOf, IntegrationPrincipal, SYSTEM_ACTOR } from '@app/platform';
 import { defaultOrigin, emailKey, phoneKey } from '../domain/contact-keys';
 import { ExternalIdRepository, ExternalRef } from '../domain/external-id.repository';
 import { IntakeDetails, Lead } from '../domain/lead.entity';
@@ -8,7 +8,9 @@ import { LeadInquiry, ListingRef } from '../domain/lead-inquiry.entity';
 import { LeadRepository } from '../domain/lead.repository';
 import { LeadRouting } from '../extension-points/lead-router';
 import { IntakeResultJson } from '../views/intake.view';
+import { changeOf, CrmEvents, FieldValues, leadFields } from './crm-events';
 import { LeadHistoryRecorder } from './lead-history.recorder';
+import { LeadsQueries } from './leads.queries';
 
 /** `PUT /integrations/v1/leads/{externalId}` as the service takes it (INTERFACES.md "Lead intake"). */
 export interface LeadIntake {
@@ -32,6 +34,10 @@ export interface LeadIntake {
  * or creates the lead, lets routing decide owners of an unowned lead, remembers the connector's id
  * and adds the `inquiry` entry. It holds advisory locks on the external id and the normalised
  * email and phone, so parallel intakes of one person make one lead.
+ *
+ * Events (issue 19): `lead.created` for a new lead, or `lead.updated` for the fields an intake
+ * filled on a matched one (the connector's), `lead.routed` when routing gave it owners (the
+ * system's), and `lead.inquiry` for the inquiry itself (the connector's).
  */
 @Injectable()
 export class LeadIntakeService {
@@ -42,6 +48,8 @@ export class LeadIntakeService {
     private readonly history: LeadHistoryRecorder,
     private readonly router: LeadRouting,
     private readonly clock: Clock,
+    private readonly events: CrmEvents,
+    private readonly queries: LeadsQueries,
   ) {}
 
   /** `externalId` null: an intake without one (a lead link's `createLead`). */
@@ -64,32 +72,53 @@ export class LeadIntakeService {
         ...(phone ? [`phone:${phone}`] : []),
       ]);
       const now = this.clock.now();
+      const actor = eventActorOf(caller);
       const match = await this.match(org, ref, email, phone);
       let lead = match?.lead;
+      let before: FieldValues;
       if (lead) {
+        before = leadFields(lead);
         lead.fillFromIntake(details, now);
+        await em.flush();
+        const filled = changeOf(before, leadFields(lead));
+        const parts = filled ? [{ type: 'lead.updated' as const, change: filled }] : [];
+        await this.events.leadChanged(em, org, lead.id, parts, actor, now);
       } else {
         lead = Lead.fromIntake(org, input.source, details, now);
         await em.persist(lead).flush(); // the id comes from the database
         this.history.createdByConnector(caller, lead, now);
+        const created = await this.queries.inOrganization(org, lead.id);
+        if (created) this.events.leadCreated(em, org, created, actor, now);
       }
       if (ref) await this.externalIds.remember(org, ref, String(lead.id), lead.id, now);
       // routing last: it takes the agency's routing lock, held until this transaction commits
+      const owners = [...lead.assigneeIds];
       if (lead.assigneeIds.length === 0) await this.route(lead, now);
-      em.persist(
-        new LeadInquiry(
-          {
-            organizationId: org,
-            leadId: lead.id,
-            origin: details.origin,
-            message: input.message ?? null,
-            listing: input.listing ?? null,
-            actor: caller.actor,
-          },
-          now,
-        ),
+      const inquiry = new LeadInquiry(
+        {
+          organizationId: org,
+          leadId: lead.id,
+          origin: details.origin,
+          message: input.message ?? null,
+          listing: input.listing ?? null,
+          actor: caller.actor,
+        },
+        now,
       );
+      em.persist(inquiry);
       await em.flush();
+      const routed = changeOf({ assigneeIds: owners }, { assigneeIds: lead.assigneeIds });
+      if (routed) {
+        await this.events.leadChanged(
+          em,
+          org,
+          lead.id,
+          [{ type: 'lead.routed', change: routed }],
+          SYSTEM_ACTOR,
+          now,
+        );
+      }
+      this.events.inquiry(em, inquiry, actor);
       return {
         leadId: lead.id,
         created: !match,

@@ -122,3 +122,12 @@ export function leadByIdStatement(where: Statement, leadId: number): Statement {
     params: [...where.params, leadId],
   };
 }
+
+/** Several leads by id (the single lead's columns), in id order: the views a bulk change's events carry. */
+export function leadsByIdsStatement(where: Statement, leadIds: number[]): Statement {
+  return {
+    sql: `select ${LEAD_COLUMNS}, l.origin, l.consent from leads l
+           where ${where.sql} and l.id = any(?::bigint[]) order by l.id`,
+    params: [...where.params, leadIds],
+  };
+}

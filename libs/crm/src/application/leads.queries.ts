@@ -21,6 +21,7 @@ import {
 import { LeadAccess } from './lead-access';
 import {
   leadByIdStatement,
+  leadsByIdsStatement,
   LeadListFilters,
   LeadListScope,
   leadListStatement,
@@ -56,6 +57,24 @@ export class LeadsQueries {
     const rows = await this.run<LeadRow>(leadByIdStatement(where, leadId));
     if (rows.length === 0) throw notFound('Lead');
     return toLeadJson(rows[0]);
+  }
+
+  /**
+   * The lead as `/v1` answers it, whoever reaches it (null when it is not in the organization):
+   * what an event carries (issue 19), read inside the change's transaction.
+   */
+  async inOrganization(organizationId: string, leadId: number): Promise<LeadJson | null> {
+    const where = leadWhere({ organizationId, memberId: null }, {});
+    const rows = await this.run<LeadRow>(leadByIdStatement(where, leadId));
+    return rows.length === 0 ? null : toLeadJson(rows[0]);
+  }
+
+  /** `inOrganization` for several leads in one statement, by id. */
+  async manyInOrganization(organizationId: string, leadIds: number[]): Promise<Map<number, LeadJson>> {
+    if (leadIds.length === 0) return new Map();
+    const where = leadWhere({ organizationId, memberId: null }, {});
+    const rows = await this.run<LeadRow>(leadsByIdsStatement(where, leadIds));
+    return new Map(rows.map((row) => [Number(row.id), toLeadJson(row)]));
   }
 
   /** Per status; `unassigned` for admins only; a member counts own leads. */

@@ -1,9 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { Clock, forbidden, isAdmin, Principal, validationFailed } from '@app/platform';
+import { Clock, eventActorOf, forbidden, isAdmin, Principal, validationFailed } from '@app/platform';
 import { TagsService } from '@app/identity';
 import { CrmStatus, Lead, LeadContactField } from '../domain/lead.entity';
 import { BulkLeadStatusJson, LeadJson, WrappedLeadJson } from '../views/lead.view';
+import { changeOf, CrmEvents, EventPart, leadEventParts, leadFields } from './crm-events';
 import { LeadAccess } from './lead-access';
 import { LeadHistoryRecorder } from './lead-history.recorder';
 import { LeadsQueries } from './leads.queries';
@@ -23,7 +24,11 @@ export interface CreateLead {
   unassigned?: boolean;
 }
 
-/** Lead writes: one unit of work each, history rows in the same transaction. */
+/**
+ * Lead writes: one unit of work each, history rows and events (issue 19: `lead.created`,
+ * `lead.updated`, `lead.status_changed`, `lead.assigned`) in the same transaction. A write that
+ * changes none of the lead's fields records no event and leaves its version.
+ */
 @Injectable()
 export class LeadsService {
   constructor(
@@ -33,6 +38,7 @@ export class LeadsService {
     private readonly queries: LeadsQueries,
     private readonly tags: TagsService,
     private readonly clock: Clock,
+    private readonly events: CrmEvents,
   ) {}
 
   /** The owner defaults to the key's person; a member may name only themselves. */
@@ -44,7 +50,9 @@ export class LeadsService {
     return this.em.transactional(async (em) => {
       await em.persist(lead).flush(); // the id comes from the database
       this.history.created(actor, lead, now);
-      return { lead: await this.queries.get(actor, lead.id) };
+      const created = await this.queries.get(actor, lead.id);
+      this.events.leadCreated(em, actor.organizationId, created, eventActorOf(actor), now);
+      return { lead: created };
     });
   }
 
@@ -53,41 +61,60 @@ export class LeadsService {
     leadId: number,
     changes: Partial<Record<LeadContactField, string | null>>,
   ): Promise<LeadJson> {
-    const lead = await this.access.reachableLead(actor, leadId);
-    lead.changeContact(changes, this.clock.now());
-    await this.em.flush();
-    return this.queries.get(actor, leadId);
+    return this.changeLead(actor, leadId, (lead, now) => lead.changeContact(changes, now));
   }
 
   async changeStatus(actor: Principal, leadId: number, status: CrmStatus): Promise<LeadJson> {
-    const lead = await this.access.reachableLead(actor, leadId);
-    const now = this.clock.now();
-    this.history.statusChange(actor, lead.id, lead.changeStatus(status, now), status, now);
-    await this.em.flush();
-    return this.queries.get(actor, leadId);
+    return this.changeLead(actor, leadId, (lead, now) =>
+      this.history.statusChange(actor, lead.id, lead.changeStatus(status, now), status, now),
+    );
   }
 
   /** Admin only; `updated` counts the agency's leads among `leadIds` (unknown ids are skipped). */
   async changeStatuses(actor: Principal, leadIds: number[], status: CrmStatus): Promise<BulkLeadStatusJson> {
-    const now = this.clock.now();
-    const leads = await this.access.reachableLeads(actor, leadIds);
-    for (const lead of leads)
-      this.history.statusChange(actor, lead.id, lead.changeStatus(status, now), status, now);
-    await this.em.flush();
-    return { updated: leads.length };
+    return this.em.transactional(async (em) => {
+      const now = this.clock.now();
+      const leads = await this.access.reachableLeads(actor, leadIds, { lock: true });
+      const changes = leads.map((lead) => {
+        const before = leadFields(lead);
+        this.history.statusChange(actor, lead.id, lead.changeStatus(status, now), status, now);
+        return { leadId: lead.id, parts: leadEventParts(changeOf(before, leadFields(lead))) };
+      });
+      await em.flush();
+      await this.events.leadsChanged(em, actor.organizationId, changes, eventActorOf(actor), now);
+      return { updated: leads.length };
+    });
   }
 
   /** The full new set of tags; every id must be a live tag of the agency. */
   async setTags(actor: Principal, leadId: number, tagIds: string[]): Promise<LeadJson> {
-    const lead = await this.access.reachableLead(actor, leadId);
+    await this.access.reachableLead(actor, leadId); // 404 before the tags are checked
     const live = await this.tags.liveTagIds(actor.organizationId, tagIds);
     const issues = tagIds.flatMap((id, i) =>
       live.has(id) ? [] : [{ path: `tagIds.${i}`, message: 'is not a tag of this organization' }],
     );
     if (issues.length > 0) throw validationFailed(issues);
-    lead.setTags(tagIds, this.clock.now());
-    await this.em.flush();
-    return this.queries.get(actor, leadId);
+    return this.em.transactional(async (em) => {
+      const lead = await this.access.lockedReachableLead(actor, leadId);
+      const now = this.clock.now();
+      const retagged = !sameSet(lead.tagIds, [...new Set(tagIds)]);
+      // the tags as the view showed them: the event's `previous.tags`
+      const old = retagged ? await this.queries.inOrganization(actor.organizationId, leadId) : null;
+      lead.setTags(tagIds, now);
+      await em.flush();
+      const parts: EventPart[] = retagged
+        ? [{ type: 'lead.updated', change: { changedFields: ['tags'], previous: { tags: old?.tags ?? [] } } }]
+        : [];
+      const changed = await this.events.leadChanged(
+        em,
+        actor.organizationId,
+        leadId,
+        parts,
+        eventActorOf(actor),
+        now,
+      );
+      return changed ?? this.queries.get(actor, leadId);
+    });
   }
 
   /** Admin only. `replace`: the new owners (`[]` leaves the lead unassigned); `add`: keeps the existing ones. */
@@ -96,14 +123,43 @@ export class LeadsService {
     leadId: number,
     change: { mode: 'replace' | 'add'; userIds: string[]; teamIds: string[] },
   ): Promise<WrappedLeadJson> {
-    const lead = await this.access.reachableLead(actor, leadId);
+    await this.access.reachableLead(actor, leadId); // 404 before the people are checked
     const people = await this.access.resolvePeople(actor, change.userIds, change.teamIds);
-    const now = this.clock.now();
-    const moved =
-      change.mode === 'replace' ? lead.replaceAssignees(people, now) : lead.addAssignees(people, now);
-    this.history.assigneeChange(actor, lead.id, moved, now);
-    await this.em.flush();
-    return { lead: await this.queries.get(actor, leadId) };
+    return {
+      lead: await this.changeLead(actor, leadId, (lead, now) => {
+        const moved =
+          change.mode === 'replace' ? lead.replaceAssignees(people, now) : lead.addAssignees(people, now);
+        this.history.assigneeChange(actor, lead.id, moved, now);
+      }),
+    };
+  }
+
+  /**
+   * One change of a lead the caller reaches, in one transaction with its history and events;
+   * answers the lead as `/v1` shows it after the change.
+   */
+  private changeLead(
+    actor: Principal,
+    leadId: number,
+    change: (lead: Lead, now: Date) => void,
+  ): Promise<LeadJson> {
+    return this.em.transactional(async (em) => {
+      const lead = await this.access.lockedReachableLead(actor, leadId);
+      const now = this.clock.now();
+      const before = leadFields(lead);
+      change(lead, now);
+      await em.flush();
+      const parts = leadEventParts(changeOf(before, leadFields(lead)));
+      const changed = await this.events.leadChanged(
+        em,
+        actor.organizationId,
+        leadId,
+        parts,
+        eventActorOf(actor),
+        now,
+      );
+      return changed ?? this.queries.get(actor, leadId);
+    });
   }
 
   private async openingOwners(actor: Principal, input: CreateLead): Promise<string[]> {
@@ -129,3 +185,5 @@ export class LeadsService {
     return this.access.resolvePeople(actor, userIds, teamIds);
   }
 }
+
+const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((id) => b.includes(id));

@@ -1,8 +1,9 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { preparedRows } from '@app/platform';
+import { preparedRows, SYSTEM_ACTOR } from '@app/platform';
 import { LeadRepository } from '../domain/lead.repository';
 import type { RoutableLead } from '../extension-points/lead-router';
+import { changeOf, CrmEvents } from './crm-events';
 import { LeadHistoryRecorder } from './lead-history.recorder';
 import {
   actedSinceStatement,
@@ -38,6 +39,7 @@ export class RoutingLeads {
     private readonly em: EntityManager,
     private readonly leads: LeadRepository,
     private readonly history: LeadHistoryRecorder,
+    private readonly events: CrmEvents,
   ) {}
 
   async facts(organizationId: string, leadId: number): Promise<RoutingLead | null> {
@@ -79,7 +81,10 @@ export class RoutingLeads {
     return rows[0]?.acted === true;
   }
 
-  /** Routing's owners replace the lead's (the row already locked by the caller), with its history row. */
+  /**
+   * Routing's owners replace the lead's (the row already locked by the caller), with its history
+   * row and its `lead.routed` event (the caller's transaction).
+   */
   async assign(
     organizationId: string,
     leadId: number,
@@ -89,8 +94,15 @@ export class RoutingLeads {
   ): Promise<void> {
     const lead = await this.leads.findInOrg(organizationId, { id: leadId }, { refresh: true });
     if (!lead) return;
+    const owners = [...lead.assigneeIds];
     const change = lead.replaceAssignees(userIds, now);
     this.history.routed(organizationId, leadId, change, actor, now);
     await this.em.flush();
+    // automatic routing: the system's `lead.routed` (issue 19)
+    const routed = changeOf({ assigneeIds: owners }, { assigneeIds: lead.assigneeIds });
+    if (routed) {
+      const parts = [{ type: 'lead.routed' as const, change: routed }];
+      await this.events.leadChanged(this.em, organizationId, leadId, parts, SYSTEM_ACTOR, now);
+    }
   }
 }

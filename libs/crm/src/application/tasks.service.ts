@@ -1,6 +1,15 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { cappedResult, Clock, forbidden, isAdmin, ListResult, notFound, Principal } from '@app/platform';
+import {
+  cappedResult,
+  Clock,
+  eventActorOf,
+  forbidden,
+  isAdmin,
+  ListResult,
+  notFound,
+  Principal,
+} from '@app/platform';
 import { Task, TaskStatus } from '../domain/task.entity';
 import { TaskRepository } from '../domain/task.repository';
 import { personsTasks } from '../domain/task-audience';
@@ -8,6 +17,7 @@ import { TaskJson, toTaskJson } from '../views/task.view';
 import { parseDueDate } from './due-date';
 import { LeadEvents } from '../extension-points/lead-events';
 import { SearchIndexing } from '../extension-points/search-indexer';
+import { changeOf, CrmEvents, EventPart, taskEventParts, taskFields } from './crm-events';
 import { LeadAccess } from './lead-access';
 import { LeadFactsService } from './lead-facts.service';
 import { LeadHistoryRecorder } from './lead-history.recorder';
@@ -46,6 +56,7 @@ export class TasksService {
     private readonly clock: Clock,
     private readonly events: LeadEvents,
     private readonly search: SearchIndexing,
+    private readonly crmEvents: CrmEvents,
   ) {}
 
   /**
@@ -105,6 +116,7 @@ export class TasksService {
         this.history.task(actor, input.leadId, task.id, 'created', now);
       },
       (em) => this.search.upsertSources(em, [taskDocument(task)]),
+      (em) => this.crmEvents.task(em, task, [{ type: 'task.created' }], eventActorOf(actor), now),
     );
     return toTaskJson(task);
   }
@@ -126,6 +138,7 @@ export class TasksService {
         ? await this.access.resolvePeople(actor, changes.assigneeIds ?? [], changes.teamIds ?? [])
         : undefined;
     const now = this.clock.now();
+    const before = taskFields(task);
     let completed = false;
     // only the title and the description are searched: other changes leave the passages as they are
     const retext = changes.title !== undefined || changes.description !== undefined;
@@ -148,6 +161,11 @@ export class TasksService {
         }
       },
       retext ? (em) => this.search.upsertSources(em, [taskDocument(task)]) : undefined,
+      (em) => {
+        const after = taskFields(task);
+        const parts = taskEventParts(changeOf(before, after), after);
+        return this.crmEvents.task(em, task, parts, eventActorOf(actor), now);
+      },
     );
     if (completed) {
       // after the commit (LeadEvents): queue offers react to it
@@ -163,30 +181,40 @@ export class TasksService {
 
   async delete(actor: Principal, taskId: string): Promise<void> {
     const task = await this.manageableTask(actor, taskId);
+    const now = this.clock.now();
+    const deleted: EventPart[] = [{ type: 'task.deleted' }];
     await this.withWorkFacts(
       actor,
       task.leadId,
-      this.clock.now(),
+      now,
       () => this.em.remove(task),
       (em) => this.search.removeSources(em, task.organizationId, 'task', [task.id]),
+      // before the flush: the version is raised on the row about to go
+      (em) => this.crmEvents.task(em, task, deleted, eventActorOf(actor), now),
+      'before',
     );
   }
 
   /**
-   * The write (run inside: `this.em` is the transaction's), its flush, its search passages and the
-   * lead's work facts (pending tasks, next due, overdue from): one transaction.
+   * The write (run inside: `this.em` is the transaction's), its flush, its search passages, its
+   * events (issue 19; `record`, after the flush, or before it for a delete) and the lead's work
+   * facts (pending tasks, next due, overdue from): one transaction.
    */
   private withWorkFacts(
     actor: Principal,
     leadId: number,
     now: Date,
     write: () => unknown,
-    index?: (em: EntityManager) => Promise<void>,
+    index: ((em: EntityManager) => Promise<void>) | undefined,
+    record: (em: EntityManager) => Promise<void>,
+    recordWhen: 'before' | 'after' = 'after',
   ): Promise<void> {
     return this.em.transactional(async (em) => {
+      if (recordWhen === 'before') await record(em);
       write();
       await em.flush();
       if (index) await index(em);
+      if (recordWhen === 'after') await record(em);
       await this.facts.recomputeWork(em, actor.organizationId, leadId, now);
     });
   }

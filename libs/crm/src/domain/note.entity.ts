@@ -27,6 +27,13 @@ export class Note {
   @Property({ type: 'datetime', nullable: true })
   occurredAt: Date | null = null;
 
+  /**
+   * 1 on create, +1 per change (an event's `recordVersion`, issue 19): raised in SQL by the CRM's
+   * events (`version = version + 1`), so this copy is the value as loaded.
+   */
+  @Property({ type: 'integer' })
+  version: number = 1;
+
   @Property({ type: 'datetime' })
   createdAt: Date;
 

@@ -178,7 +178,8 @@ function outermost(trx: object): object {
   for (;;) {
     const link = Object.getOwnPropertySymbols(current).find((s) => s.description === 'parentTransaction');
     const parent = link ? current[link] : undefined;
-    if (!parent || typeof parent !== 'object') return current;
+    // a knex transaction is a function (callable as a query builder)
+    if (!parent || (typeof parent !== 'object' && typeof parent !== 'function')) return current;
     current = parent as Record<symbol, unknown>;
   }
 }
