@@ -9,7 +9,16 @@ import {
   WebhookResolver,
   type ResolvedAddress,
 } from '@app/events';
-import { Agency, api, expectError, expectNotFound, expectValidation, sql, TestApp } from '../fixtures';
+import {
+  Agency,
+  api,
+  expectError,
+  expectNotFound,
+  expectValidation,
+  postLead,
+  sql,
+  TestApp,
+} from '../fixtures';
 
 /**
  * Webhook endpoints and deliveries (issue 19 items 3-5; INTERFACES.md "Webhook endpoints"): the
@@ -411,6 +420,25 @@ describe('Webhooks', () => {
         error: null,
         createdAt: t.clock.now().toISOString(),
         nextAttemptAt: null,
+      });
+    });
+
+    it('a real change (a lead and its note through /v1) reaches the endpoint as its events', async () => {
+      const endpoint = await create(a.admin, { events: ['lead.created', 'note.*'] });
+      const lead = await postLead(t, a.admin.key);
+      await api(t, a.admin.key)
+        .post(`/v1/leads/${lead.id}/notes`)
+        .send({ content: 'Wants a viewing' })
+        .expect(201);
+      await pump(t);
+      await until(() => receiver.requests.length === 2, 'both events');
+      const bodies = receiver.requests.map((r) => verify(endpoint.secret, r) as Record<string, unknown>);
+      expect(bodies.map((b) => b.type).sort()).toEqual(['lead.created', 'note.created']);
+      const created = bodies.find((b) => b.type === 'lead.created')!;
+      expect(created).toMatchObject({
+        subject: { type: 'lead', id: String(lead.id), leadId: lead.id },
+        recordVersion: 1,
+        data: { object: { id: lead.id } },
       });
     });
 
