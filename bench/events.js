@@ -21,7 +21,7 @@ const NOTE_WARMUP = Number(env.BENCH_EVENTS_NOTE_WARMUP ?? 100);
 const CONNECTIONS = Number(env.BENCH_EVENTS_CONNECTIONS ?? 4);
 /** `events-lag`: events a second, for how long, and how long to wait for the last deliveries. */
 const LAG_RATE = Number(env.BENCH_EVENTS_RATE ?? 200);
-const LAG_SECONDS = Number(env.BENCH_EVENTS_SECONDS ?? 20);
+const LAG_SECONDS = Number(env.BENCH_EVENTS_SECONDS ?? 30);
 const LAG_DRAIN_SECONDS = Number(env.BENCH_EVENTS_DRAIN_SECONDS ?? 30);
 
 const built = (file) => require(path.join(ROOT, 'dist/libs', file));

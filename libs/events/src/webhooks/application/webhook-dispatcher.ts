@@ -1,6 +1,6 @@
 import { CreateRequestContext, MikroORM } from '@mikro-orm/core';
 import { EntityManager } from '@mikro-orm/postgresql';
-import { Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import {
   Clock,
   DAY,
@@ -95,9 +95,10 @@ export const deliveryJobId = (endpointId: string, eventId: string, attempt = 1):
  * it punctual.
  */
 @Injectable()
-export class WebhookDispatcher {
+export class WebhookDispatcher implements BeforeApplicationShutdown {
   private readonly log = new Logger('Webhooks');
   private pumping: Promise<unknown> | null = null;
+  private stopping = false;
 
   constructor(
     // CreateRequestContext (the jobs) finds the ORM here
@@ -127,13 +128,18 @@ export class WebhookDispatcher {
         const tried = await this.deliverDue(at);
         relayed += made;
         attempted += tried;
-        if ((made === 0 && tried === 0) || Date.now() - started > PUMP_BUDGET_MS) break;
+        if ((made === 0 && tried === 0) || this.stopping || Date.now() - started > PUMP_BUDGET_MS) break;
         at = this.clock.now();
       }
       return { relayed, attempted };
     })();
     this.pumping = running;
     return running.finally(() => (this.pumping = null));
+  }
+
+  /** A stop ends a running pump after its current round (its attempts, 10 s at most, finish). */
+  beforeApplicationShutdown(): void {
+    this.stopping = true;
   }
 
   /** The relay over every organization with a backlog; answers the deliveries made. */
@@ -207,7 +213,7 @@ export class WebhookDispatcher {
       );
       await Promise.all(claimed.map((c) => this.attempt(c)));
       attempted += claimed.length;
-      if (claimed.length < SWEEP_BATCH) break;
+      if (claimed.length < SWEEP_BATCH || this.stopping) break;
     }
     return attempted;
   }
