@@ -29,6 +29,8 @@ describe('AppConfig.fromEnv', () => {
       embeddedDataDir: '.data/postgres',
       embeddedPort: 54329,
       mediaS3: null,
+      webhookAllowInsecure: false,
+      webhookAllowPrivate: false,
       apiName: 'estate-agency-api',
     });
   });
@@ -56,6 +58,8 @@ describe('AppConfig.fromEnv', () => {
       TRUST_PROXY_HOPS: '1',
       EMBEDDED_DATA_DIR: '/var/lib/estate',
       EMBEDDED_PG_PORT: '55000',
+      WEBHOOK_ALLOW_INSECURE: 'true',
+      WEBHOOK_ALLOW_PRIVATE: '1',
     });
     expect({ ...config }).toEqual({
       port: 8080,
@@ -71,6 +75,8 @@ describe('AppConfig.fromEnv', () => {
       embeddedDataDir: '/var/lib/estate',
       embeddedPort: 55000,
       mediaS3: null,
+      webhookAllowInsecure: true,
+      webhookAllowPrivate: true,
       apiName: 'estate-agency-api',
     });
   });
@@ -109,6 +115,7 @@ describe('AppConfig.fromEnv', () => {
       ['EMBEDDED_PG_PORT', '80'],
       ['DATABASE_POOL_SIZE', '0'],
       ['DATABASE_POOL_SIZE', '101'],
+      ['WEBHOOK_ALLOW_PRIVATE', 'yes'],
     ])('%s=%s', (name, value) => {
       const err = configErrorFor({ [name]: value });
       expect(err.message).toContain(name);
