@@ -261,6 +261,25 @@ describe('Webhooks', () => {
       expect(await sql(t, 'select 1 from webhook_endpoint where id = ?', [created.id])).toEqual([]);
     });
 
+    it('an Idempotency-Key never stores the answer with its secret (a retry creates again)', async () => {
+      const send = () =>
+        api(t, a.admin.key)
+          .post('/v1/webhook-endpoints')
+          .set('Idempotency-Key', 'hook-create-1')
+          .send({ url: receiver.url, events: ['*'] });
+      const first = await send().expect(201);
+      const again = await send().expect(201);
+      expect(again.headers['idempotent-replayed']).toBeUndefined();
+      expect(again.body.id).not.toBe(first.body.id);
+      const stored = await sql<{ response_body: string | null }>(
+        t,
+        "select response_body from idempotency_records where key = 'hook-create-1'",
+      );
+      expect(JSON.stringify(stored)).not.toContain('whsec_');
+      for (const id of [first.body.id, again.body.id])
+        await api(t, a.admin.key).delete(`/v1/webhook-endpoints/${id}`).expect(204);
+    });
+
     it('refuses a bad url, empty or unknown events and a description over 255', async () => {
       const post = (body: Record<string, unknown>) =>
         api(t, a.admin.key)
@@ -634,6 +653,13 @@ describe('Webhooks', () => {
         409,
         'CONFLICT',
       );
+      expectError(
+        await api(t, a.admin.key).post(
+          `/v1/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}/retry`,
+        ),
+        409,
+        'CONFLICT',
+      );
       // enabling clears the failure state
       const enabled = await api(t, a.admin.key)
         .patch(`/v1/webhook-endpoints/${endpoint.id}`)
@@ -872,10 +898,20 @@ describe('Webhooks without WEBHOOK_ALLOW_PRIVATE', () => {
         .send({ url, events: ['*'] });
       expectValidation(res, 'url');
     }
-    await api(t, a.admin.key)
+    const made = await api(t, a.admin.key)
       .post('/v1/webhook-endpoints')
       .send({ url: 'https://93.184.215.14/hook', events: ['*'] })
       .expect(201);
+    // a change of url is checked the same way
+    expectValidation(
+      await api(t, a.admin.key)
+        .patch(`/v1/webhook-endpoints/${made.body.id}`)
+        .send({ url: 'https://169.254.169.254/latest' }),
+      'url',
+    );
+    expect(
+      (await api(t, a.admin.key).get(`/v1/webhook-endpoints/${made.body.id}`).expect(200)).body.url,
+    ).toBe('https://93.184.215.14/hook');
   });
 
   it('checks the address again at each delivery: a host now resolving to a private address gets nothing', async () => {
