@@ -53,6 +53,13 @@ const searchIndex = built('search/src/application/search-index.sql.js');
 const searchRetrieval = built('search/src/application/retrieval.js');
 const searchWords = built('search/src/domain/words.js');
 const searchChunking = built('search/src/domain/chunking.js');
+// issue 19: the outbox's statement (a checkout without the event log: null, `?events=1` refused)
+let outbox = null;
+try {
+  outbox = built('platform/src/events/outbox.js');
+} catch {
+  outbox = null;
+}
 const SQL = {
   doorFacts: (secretHash) => door.doorFactsStatement(secretHash),
   me: (userId, organizationId) => people.meStatement(userId, organizationId),
@@ -1262,7 +1269,8 @@ async function searchCrm(key, body) {
  * transaction, as ChunkIndexer.upsertSources runs them (the old passages of the source removed,
  * the new ones cut by `chunkText` and inserted). 201 with the note.
  */
-async function createNote(key, leadId, body, withIndex) {
+async function createNote(key, leadId, body, withIndex, withEvent = false) {
+  if (withEvent && !outbox) throw new HttpError(400, 'BAD_REQUEST', 'This build has no event outbox.');
   const content = body?.content;
   if (typeof content !== 'string' || content.trim().length === 0 || content.length > 10_000)
     throw new HttpError(400, 'VALIDATION_FAILED', 'Bad content.');
@@ -1294,6 +1302,29 @@ async function createNote(key, leadId, body, withIndex) {
         untrusted: false,
       }));
       if (rows.length) await run(SQL.insertChunks(note.organizationId, rows), client);
+    }
+    if (withEvent) {
+      // the Outbox's statement, as its beforeTransactionCommit subscriber runs it: the last before COMMIT
+      const object = {
+        id: note.id,
+        leadId,
+        authorId: note.authorId,
+        content,
+        isPinned: false,
+        occurredAt: null,
+        createdAt: now.toISOString(),
+        updatedAt: now.toISOString(),
+      };
+      const draft = {
+        organizationId: note.organizationId,
+        type: 'note.created',
+        occurredAt: now,
+        subject: { type: 'note', id: note.id, leadId },
+        recordVersion: 1,
+        actor: { type: 'api_key', id: key.id, userId: key.created_by_id },
+        data: { object },
+      };
+      await run(outbox.insertEventsStatement(note.organizationId, [draft]), client);
     }
     await client.query('commit');
   } catch (err) {
@@ -1342,7 +1373,13 @@ async function route(req) {
   const notes = /^\/v1\/leads\/(\d{1,15})\/notes$/.exec(pathname);
   if (notes && req.method === 'POST') {
     const key = await authenticate(req);
-    return createNote(key, Number(notes[1]), await jsonBody(req), url.searchParams.get('index') !== '0');
+    return createNote(
+      key,
+      Number(notes[1]),
+      await jsonBody(req),
+      url.searchParams.get('index') !== '0',
+      url.searchParams.get('events') === '1',
+    );
   }
   if (pathname === '/properties/search' && req.method === 'POST') {
     const key = await authenticate(req);

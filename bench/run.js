@@ -40,6 +40,7 @@ const { documentsMarkdown } = require('./documents');
 const { listingsMarkdown } = require('./listings');
 const { networkMarkdown } = require('./network');
 const { searchMarkdown } = require('./search');
+const { eventsMarkdown } = require('./events');
 const { searchDatabase } = require('./search-data');
 
 const env = process.env;
@@ -418,6 +419,7 @@ function markdown(report, allWorkloads, sides, ctx) {
   const listings = allWorkloads.filter((w) => w.section === 'listings');
   const network = allWorkloads.filter((w) => w.section === 'network');
   const search = allWorkloads.filter((w) => w.section === 'search');
+  const events = allWorkloads.filter((w) => w.section === 'events');
   lines.push(
     `### Measured ${m.date} on this machine (build ${m.build}${config.compare ? `, before = ${report.compareBuild}` : ''})`,
   );
@@ -507,6 +509,10 @@ function markdown(report, allWorkloads, sides, ctx) {
   if (search.length) {
     lines.push('');
     lines.push(...searchMarkdown(report, search, sides, ctx, config));
+  }
+  if (events.length) {
+    lines.push('');
+    lines.push(...eventsMarkdown(report, events, sides, ctx, config));
   }
   if (config.compare) {
     lines.push('');

@@ -12,6 +12,7 @@ const { DOCUMENT_WORKLOADS } = require('./documents');
 const { LISTING_WORKLOADS } = require('./listings');
 const { NETWORK_WORKLOADS } = require('./network');
 const { SEARCH_WORKLOADS } = require('./search');
+const { EVENT_WORKLOADS } = require('./events');
 
 const PAGES = 50;
 
@@ -666,6 +667,8 @@ const WORKLOADS = {
   ...NETWORK_WORKLOADS,
   // issue 18 (bench/search.js): `crm-search-rare`, `-common`, `-multilingual`, `-typo`, `crm-search-note`
   ...SEARCH_WORKLOADS,
+  // issue 19 (bench/events.js): `events-note` (the outbox's cost), `events-lag` (webhook delivery)
+  ...EVENT_WORKLOADS,
 };
 
 const DEFAULT_WORKLOADS = ['me', 'list', 'list-page50', 'lead', 'search-rare', 'search-common', 'door'];

@@ -21,6 +21,7 @@ import { Migration20261124160000_brochures_network } from './Migration2026112416
 import { Migration20261124170000_search } from './Migration20261124170000_search';
 import { Migration20261124175000_search_plans } from './Migration20261124175000_search_plans';
 import { Migration20261124180000_events } from './Migration20261124180000_events';
+import { Migration20261124180100_webhooks } from './Migration20261124180100_webhooks';
 import { Migration20261124180200_mcp_keys } from './Migration20261124180200_mcp_keys';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
@@ -48,6 +49,7 @@ export const MIGRATIONS = [
   Migration20261124170000_search,
   Migration20261124175000_search_plans,
   Migration20261124180000_events,
+  Migration20261124180100_webhooks,
   Migration20261124180200_mcp_keys,
 ].map((migration) => ({
   name: migration.name,

@@ -15,7 +15,7 @@ import {
 import { BrochuresModule } from '@app/brochures';
 import { CrmModule } from '@app/crm';
 import { DocumentsModule } from '@app/documents';
-import { EventsModule } from '@app/events';
+import { EventsModule, WebhooksModule } from '@app/events';
 import { IdentityModule } from '@app/identity';
 import { ListingsModule } from '@app/listings';
 import { McpModule } from '@app/mcp';
@@ -49,6 +49,7 @@ export class ApiModule {
         SearchModule,
         EventsModule,
         McpModule,
+        WebhooksModule,
         JobsModule.forRoot({ inProcess: !config.redisUrl }),
         HealthModule,
       ],

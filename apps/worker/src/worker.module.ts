@@ -11,7 +11,7 @@ import {
 } from '@app/platform';
 import { BrochureJobsModule } from '@app/brochures';
 import { DocumentJobsModule } from '@app/documents';
-import { EventJobsModule } from '@app/events';
+import { EventJobsModule, WebhookJobsModule } from '@app/events';
 import { IdentityModule } from '@app/identity';
 import { ListingJobsModule } from '@app/listings';
 import { FeedJobsModule } from '@app/listings';
@@ -50,6 +50,7 @@ export class WorkerModule {
         RoutingJobsModule,
         BrochureJobsModule,
         EventJobsModule,
+        WebhookJobsModule,
         BullmqJobsModule.forRoot({ prefix: options.queuePrefix }),
       ],
     };

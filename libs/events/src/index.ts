@@ -8,3 +8,13 @@ export { EventRetention, EVENT_RETENTION_MS } from './log/application/event-rete
 export { parseEventTypes, EVENT_KINDS } from './log/application/event-types-filter';
 export { eventPageStatement, type EventPageRow } from './log/application/events.sql';
 export { toEventJson, EventView, type EventJson, type EventPageJson } from './log/views/event.view';
+export {
+  WebhooksModule,
+  WebhookJobsModule,
+  WebhookDispatcher,
+  WebhookResolver,
+  MAX_ATTEMPTS,
+  RETRY_SCHEDULE_MS,
+  WEBHOOK_LIMITS,
+  type ResolvedAddress,
+} from './webhooks';

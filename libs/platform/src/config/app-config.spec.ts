@@ -30,6 +30,8 @@ describe('AppConfig.fromEnv', () => {
       embeddedPort: 54329,
       mediaS3: null,
       mcpAllowedOrigins: [],
+      webhookAllowInsecure: false,
+      webhookAllowPrivate: false,
       apiName: 'estate-agency-api',
     });
   });
@@ -58,6 +60,8 @@ describe('AppConfig.fromEnv', () => {
       EMBEDDED_DATA_DIR: '/var/lib/estate',
       EMBEDDED_PG_PORT: '55000',
       MCP_ALLOWED_ORIGINS: 'https://claude.ai, http://localhost:6274',
+      WEBHOOK_ALLOW_INSECURE: 'true',
+      WEBHOOK_ALLOW_PRIVATE: '1',
     });
     expect({ ...config }).toEqual({
       port: 8080,
@@ -74,6 +78,8 @@ describe('AppConfig.fromEnv', () => {
       embeddedPort: 55000,
       mediaS3: null,
       mcpAllowedOrigins: ['https://claude.ai', 'http://localhost:6274'],
+      webhookAllowInsecure: true,
+      webhookAllowPrivate: true,
       apiName: 'estate-agency-api',
     });
   });
@@ -114,6 +120,7 @@ describe('AppConfig.fromEnv', () => {
       ['DATABASE_POOL_SIZE', '101'],
       ['MCP_ALLOWED_ORIGINS', 'claude.ai'],
       ['MCP_ALLOWED_ORIGINS', 'https://claude.ai/path'],
+      ['WEBHOOK_ALLOW_PRIVATE', 'yes'],
     ])('%s=%s', (name, value) => {
       const err = configErrorFor({ [name]: value });
       expect(err.message).toContain(name);

@@ -105,6 +105,16 @@ class Env {
   @IsOptional()
   @IsString()
   MEDIA_S3_SECRET_ACCESS_KEY?: string;
+
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsIn([true, false], { message: 'must be true or false' })
+  WEBHOOK_ALLOW_INSECURE?: boolean;
+
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsIn([true, false], { message: 'must be true or false' })
+  WEBHOOK_ALLOW_PRIVATE?: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -183,6 +193,10 @@ export class AppConfig {
    * request with any other `Origin` is 403 (DNS-rebinding guard). Empty: only calls without `Origin`.
    */
   readonly mcpAllowedOrigins: string[];
+  /** Webhook URLs may be `http://` to localhost (development, tests). */
+  readonly webhookAllowInsecure: boolean;
+  /** Webhook hosts may resolve to private, loopback or link-local addresses (tests only). */
+  readonly webhookAllowPrivate: boolean;
   readonly apiName = 'estate-agency-api';
 
   constructor(values: Omit<AppConfig, 'apiName'>) {
@@ -219,6 +233,8 @@ export class AppConfig {
         .split(',')
         .map((origin) => origin.trim())
         .filter(Boolean),
+      webhookAllowInsecure: parsed.WEBHOOK_ALLOW_INSECURE ?? false,
+      webhookAllowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE ?? false,
     });
   }
 }

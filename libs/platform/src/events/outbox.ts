@@ -72,6 +72,8 @@ export function eventActorOf(principal: Principal | IntegrationPrincipal | null 
 
 /** A change to record: the event without its id and sequence (given at commit). */
 export interface EventDraft {
+  /** Preset id (`evt_` + uuid v7), for a caller that must name the event it records (a webhook `ping`). */
+  id?: string;
   organizationId: string;
   type: EventType;
   occurredAt: Date;
@@ -90,7 +92,7 @@ export function insertEventsStatement(
   drafts: EventDraft[],
 ): { sql: string; params: unknown[] } {
   const rows = drafts.map((d) => ({
-    id: `evt_${uuidv7()}`,
+    id: d.id ?? `evt_${uuidv7()}`,
     type: d.type,
     occurred_at: d.occurredAt.toISOString(),
     subject_type: d.subject.type,

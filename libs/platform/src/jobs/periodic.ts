@@ -19,6 +19,9 @@ export enum JobName {
   ListingsImportFeeds = 'listings.import-feeds',
   BrochuresExpireDue = 'brochures.expire-due',
   EventsPurge = 'events.purge',
+  WebhooksPump = 'webhooks.pump',
+  WebhooksDeliver = 'webhooks.deliver',
+  WebhooksPurge = 'webhooks.purge',
 }
 
 export const PERIODIC = Reflector.createDecorator<{ name: JobName; everyMs: number }>();
