@@ -268,6 +268,7 @@ async function retrievePlan(ctx, query, withTrigram = false) {
     const concepts = retrieval.conceptsToRetrieve(planned);
     // the retrieval's sort memory, as its transaction sets it
     await client.query(`set work_mem = '${searchSql.RETRIEVAL_WORK_MEM}'`);
+    await client.query('set enable_indexscan = off');
     await retrieval.retrieveNewest(runRows, searchReach, concepts, Number(planned.chunks), {});
     const retrieves = statements.filter((s) => s.sql.includes('with found as'));
     const retrieve = numbered(retrieves[retrieves.length - 1]);

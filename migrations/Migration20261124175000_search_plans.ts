@@ -8,7 +8,8 @@ import { Migration } from '@mikro-orm/migrations';
  *   sizes each concept's date window from it, so a common word reads its newest matches only.
  *   Volatile because `EXPLAIN` may not run in a stable function.
  * - `search_recent_floor(org, n)`: the `occurred_at` of the organization's n-th newest chunk (an
- *   index-only walk of `search_chunk_recent_idx`): a window's lower bound.
+ *   index-only walk of `search_chunk_recent_idx`): a window's lower bound. It sets
+ *   `enable_indexscan` back on for itself: retrieval's transaction turns plain index scans off.
  * - `search_chunk.tsv` statistics target 1,000: `most_common_elems` then holds about 1,700
  *   lexemes, so a word outside them is estimated at 146 passages of 1,000,000 instead of 3,383.
  * - `search_word`: each organization's distinct `app_simple` words (3-40 characters, starting with
@@ -36,7 +37,7 @@ export class Migration20261124175000_search_plans extends Migration {
         return (plan->0->'Plan'->>'Plan Rows')::bigint;
       end $$`);
     this.addSql(`create function search_recent_floor(org uuid, n bigint) returns timestamptz
-      language sql stable as $$
+      language sql stable set enable_indexscan = on as $$
         select occurred_at from search_chunk where organization_id = org
          order by occurred_at desc offset n limit 1
       $$`);

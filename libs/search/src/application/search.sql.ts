@@ -190,9 +190,15 @@ export function conceptQueriesStatement(
  */
 export const RETRIEVAL_WORK_MEM = '16MB';
 
-/** The retrieval's settings, for its transaction only. */
+/**
+ * The retrieval's settings, for its transaction only: its sort memory, and no plain index scans.
+ * A window is read by bitmaps (the concept's GIN entries AND the window's dates), visiting only
+ * the heap pages of its matches; the planner would otherwise often walk the date index newest
+ * first, fetching every passage of the window (a word in 15 % of them: 34,000 fetches for 5,000
+ * matches, 220 ms against 88 ms). Bitmap scans serve every other read of the statement as well.
+ */
 export const retrievalSettingsStatement = (): Statement => ({
-  sql: `select set_config('work_mem', ?, true)`,
+  sql: `select set_config('work_mem', ?, true), set_config('enable_indexscan', 'off', true)`,
   params: [RETRIEVAL_WORK_MEM],
 });
 

@@ -13,7 +13,11 @@
 
 /** A concept expected to match at most this many passages is read whole (no window). */
 export const WHOLE_READ_MATCHES = 20_000;
-/** A window is sized to hold this many times the concept's share, by the estimate. */
+/**
+ * A window is sized to hold this many times the concept's share, by the estimate (read by bitmaps,
+ * a window costs the heap pages of its matches, and a second pass a whole statement; the estimate
+ * counts a word's forms under several configurations apart, so it runs high).
+ */
 export const WINDOW_SLACK = 3;
 /** A window that held no match grows by this factor on the next pass. */
 export const WIDENING = 8;
