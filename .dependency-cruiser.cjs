@@ -83,6 +83,15 @@ module.exports = {
       to: { path: '^libs/search/' },
     },
     {
+      name: 'mcp-is-a-leaf',
+      severity: 'error',
+      comment:
+        'The MCP server builds on every context (through their indexes) to mirror their /v1 routes as tools; ' +
+        'no context imports mcp (only apps do).',
+      from: { path: '^libs/(?!mcp/)' },
+      to: { path: '^libs/mcp/' },
+    },
+    {
       name: 'domain-is-pure',
       severity: 'error',
       comment:

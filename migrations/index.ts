@@ -20,6 +20,7 @@ import { Migration20261124150700_listing_search } from './Migration2026112415070
 import { Migration20261124160000_brochures_network } from './Migration20261124160000_brochures_network';
 import { Migration20261124170000_search } from './Migration20261124170000_search';
 import { Migration20261124180000_events } from './Migration20261124180000_events';
+import { Migration20261124180200_mcp_keys } from './Migration20261124180200_mcp_keys';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -45,6 +46,7 @@ export const MIGRATIONS = [
   Migration20261124160000_brochures_network,
   Migration20261124170000_search,
   Migration20261124180000_events,
+  Migration20261124180200_mcp_keys,
 ].map((migration) => ({
   name: migration.name,
   class: migration,

@@ -17,6 +17,7 @@ import { CrmModule } from '@app/crm';
 import { DocumentsModule } from '@app/documents';
 import { IdentityModule } from '@app/identity';
 import { ListingsModule } from '@app/listings';
+import { McpModule } from '@app/mcp';
 import { NetworkModule } from '@app/network';
 import { QueuesModule } from '@app/queues';
 import { RoutingModule } from '@app/routing';
@@ -45,6 +46,7 @@ export class ApiModule {
         ListingsModule,
         BrochuresModule,
         SearchModule,
+        McpModule,
         JobsModule.forRoot({ inProcess: !config.redisUrl }),
         HealthModule,
       ],

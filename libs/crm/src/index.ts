@@ -13,6 +13,7 @@ export type { NoteJson } from './views/note.view';
 export type { TaskJson } from './views/task.view';
 export type { DealJson } from './views/deal.view';
 export { DEAL_STAGES, DEAL_STATUSES, type DealStage, type DealStatus } from './domain/deal.entity';
+export { CRM_STATUSES, type CrmStatus } from './domain/lead.entity';
 
 // Connectors (`/integrations/v1`): lead intake, the lead link of every record, the routing port.
 export { LeadIntakeService, type LeadIntake } from './application/lead-intake.service';

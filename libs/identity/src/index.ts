@@ -8,6 +8,8 @@ export { KeyUsageRecorder } from './application/key-usage.recorder';
 export { MembersService } from './application/members.service';
 export { OrganizationsService } from './application/organizations.service';
 export { TagsService } from './application/tags.service';
+// `GET /v1/me` and the people lists, for the MCP tools mirroring them
+export { PeopleQueries } from './application/people.queries';
 export { TeamsService } from './application/teams.service';
 export { grantableScopes } from './domain/api-key.rules';
 export type { OrganizationSearchRate, OrganizationState } from './views/organization.view';

@@ -27,7 +27,12 @@ export { LegacyErrorView } from './errors/error-envelope.view';
 // access: decorators, principals, the identity context's ports
 export * from './auth/access.decorators';
 export * from './auth/authenticators';
-export { API_KEY_PATTERN, INTEGRATION_KEY_PATTERN, SESSION_TOKEN_PREFIX } from './auth/credentials';
+export {
+  API_KEY_PATTERN,
+  INTEGRATION_KEY_PATTERN,
+  MCP_KEY_PATTERN,
+  SESSION_TOKEN_PREFIX,
+} from './auth/credentials';
 export * from './auth/principal';
 export * from './auth/secrets';
 

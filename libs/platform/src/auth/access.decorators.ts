@@ -2,7 +2,7 @@ import { applyDecorators, createParamDecorator, ExecutionContext } from '@nestjs
 import { Reflector } from '@nestjs/core';
 import { ApiBearerAuth, ApiExtension, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import { ErrorEnvelopeView, LegacyErrorView } from '../errors/error-envelope.view';
-import type { IntegrationPrincipal, Principal, Scope } from './principal';
+import type { ApiKeyPrincipal, IntegrationPrincipal, Principal, Scope } from './principal';
 
 /** Which credential family a route opens to, and what it needs from it. */
 /**
@@ -14,6 +14,7 @@ export type ApiKeyFamily = 'v1' | 'listings';
 export type AccessDeclaration =
   | { kind: 'apiKey'; scopes: readonly Scope[]; family: ApiKeyFamily }
   | { kind: 'integration' }
+  | { kind: 'mcp' }
   | { kind: 'session' }
   | { kind: 'public' };
 
@@ -106,6 +107,24 @@ export const IntegrationRoute = () =>
     errorResponse(503, 'AUTH_UNAVAILABLE: the key could not be checked; retry shortly'),
   );
 
+/**
+ * The MCP endpoint (`POST /mcp`, issue 19) opened only by an MCP key (`svc_mcp_…`); any other
+ * credential is 401 (an MCP key is 401 everywhere else). The handler reads the caller with
+ * `@CurrentMcpPrincipal()`; the tools check scopes, role and plan per call, so nothing is declared here.
+ */
+export const McpRoute = () =>
+  applyDecorators(
+    ACCESS({ kind: 'mcp' }),
+    ApiExtension('x-required-scopes', []),
+    ApiBearerAuth('mcpKey'),
+    errorResponse(401, 'UNAUTHENTICATED: MCP key missing, malformed, unknown, revoked or expired'),
+    errorResponse(
+      403,
+      'FORBIDDEN: an `Origin` not in MCP_ALLOWED_ORIGINS; API_KEY_OWNER_NOT_IN_ORGANIZATION, ORG_DISABLED',
+    ),
+    errorResponse(503, 'AUTH_UNAVAILABLE: the key owner could not be checked; retry shortly'),
+  );
+
 /** A dashboard route opened by a session token (and `/api-keys`). */
 export const Session = () =>
   applyDecorators(
@@ -135,7 +154,12 @@ export const RequiresPlan = () =>
     errorResponse(403, 'SUBSCRIPTION_REQUIRED'),
   );
 
-export type AuthedRequest = { principal?: Principal; integration?: IntegrationPrincipal };
+export type AuthedRequest = {
+  principal?: Principal;
+  integration?: IntegrationPrincipal;
+  /** The MCP key's person on `@McpRoute()` (not `principal`: the per-route API-key limits do not apply). */
+  mcp?: ApiKeyPrincipal;
+};
 
 /** The authenticated caller; the access guard has put it on the request. */
 export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
@@ -150,5 +174,14 @@ export const CurrentIntegration = createParamDecorator(
     const integration = ctx.switchToHttp().getRequest<AuthedRequest>().integration;
     if (!integration) throw new Error('CurrentIntegration used on a route without an integration key');
     return integration;
+  },
+);
+
+/** The MCP key's person calling an `@McpRoute()`; the access guard has put it on the request. */
+export const CurrentMcpPrincipal = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): ApiKeyPrincipal => {
+    const principal = ctx.switchToHttp().getRequest<AuthedRequest>().mcp;
+    if (!principal) throw new Error('CurrentMcpPrincipal used on a route without an MCP key');
+    return principal;
   },
 );

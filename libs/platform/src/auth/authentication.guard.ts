@@ -1,9 +1,14 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { unauthenticated } from '../errors/domain-error';
 import { ACCESS, AccessDeclaration, AuthedRequest } from './access.decorators';
-import { ApiKeyAuthenticator, IntegrationKeyAuthenticator, SessionAuthenticator } from './authenticators';
+import {
+  ApiKeyAuthenticator,
+  IntegrationKeyAuthenticator,
+  McpKeyAuthenticator,
+  SessionAuthenticator,
+} from './authenticators';
 import { Credential, extractCredential } from './credentials';
 import { Principal } from './principal';
 
@@ -19,6 +24,7 @@ export class AuthenticationGuard implements CanActivate {
     private readonly sessions: SessionAuthenticator,
     private readonly apiKeys: ApiKeyAuthenticator,
     private readonly integrationKeys: IntegrationKeyAuthenticator,
+    @Optional() private readonly mcpKeys?: McpKeyAuthenticator,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -33,12 +39,19 @@ export class AuthenticationGuard implements CanActivate {
       req.integration = await this.integrationKeys.authenticate(credential.secret);
       return true;
     }
+    if (access.kind === 'mcp') {
+      // an MCP key opens POST /mcp only (svc_oat_ tokens too are refused until OAuth is designed)
+      if (credential.kind !== 'mcp' || !credential.secret.startsWith('svc_mcp_') || !this.mcpKeys)
+        throw unauthenticated('This route takes an MCP key.');
+      req.mcp = await this.mcpKeys.authenticate(credential.secret);
+      return true;
+    }
     req.principal = await this.authenticate(access, credential, req);
     return true;
   }
 
   private authenticate(
-    access: Exclude<AccessDeclaration, { kind: 'integration' | 'public' }>,
+    access: Exclude<AccessDeclaration, { kind: 'integration' | 'mcp' | 'public' }>,
     credential: Credential,
     req: Request,
   ): Promise<Principal> {

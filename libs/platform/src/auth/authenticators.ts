@@ -26,6 +26,14 @@ export abstract class ApiKeyAuthenticator {
   abstract authenticate(secret: string, call: CallContext): Promise<ApiKeyPrincipal>;
 }
 
+/**
+ * The `POST /mcp` door (issue 19): an MCP key (`svc_mcp_…`) acting as its person, role read on
+ * every call (401 when unknown, revoked or expired; 403 when the owner left or the agency is disabled).
+ */
+export abstract class McpKeyAuthenticator {
+  abstract authenticate(secret: string): Promise<ApiKeyPrincipal>;
+}
+
 /** The `/integrations/v1` door: an integration key (401 when unknown or revoked, 403 ORG_DISABLED). */
 export abstract class IntegrationKeyAuthenticator {
   abstract authenticate(secret: string): Promise<IntegrationPrincipal>;

@@ -10,6 +10,7 @@ export interface Credential {
 export const API_KEY_PATTERN = /^svc_pk_[A-Za-z0-9]{32}$/;
 export const INTEGRATION_KEY_PATTERN = /^svc_int_[0-9a-f]{32}$/;
 export const SESSION_TOKEN_PREFIX = 'svc_ses_';
+export const MCP_KEY_PATTERN = /^svc_mcp_[A-Za-z0-9]{32}$/;
 
 /** What a secret is, told by its prefix alone (spec: Authentication). */
 export function kindOf(secret: string): CredentialKind {

@@ -47,6 +47,11 @@ export interface ApiKeyPrincipal extends PrincipalBase {
    * role check (`role` is `admin`), `userId` the departed owner. Absent on every other key.
    */
   agencyKey?: true;
+  /**
+   * An MCP key (`svc_mcp_…`, issue 19): the same person-bound principal, for the tools of `POST /mcp`
+   * (its events' actor is `mcp_key`). Absent on API keys.
+   */
+  via?: 'mcp';
 }
 
 export interface SessionPrincipal extends PrincipalBase {

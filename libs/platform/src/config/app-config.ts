@@ -38,6 +38,12 @@ class Env {
   REDIS_URL?: string;
 
   @IsOptional()
+  @Matches(/^\s*https?:\/\/[^\s/,]+(\s*,\s*https?:\/\/[^\s/,]+)*\s*$/, {
+    message: 'must be a comma-separated list of origins (scheme://host[:port])',
+  })
+  MCP_ALLOWED_ORIGINS?: string;
+
+  @IsOptional()
   @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'must be an http(s) URL' })
   PUBLIC_BASE_URL?: string;
 
@@ -172,6 +178,11 @@ export class AppConfig {
   readonly embeddedPort: number;
   /** Uploaded bytes in S3 (`MEDIA_S3_*`); null = on disk next to the embedded database. */
   readonly mediaS3: MediaS3Config | null;
+  /**
+   * `POST /mcp`: the browser origins allowed to call it (`MCP_ALLOWED_ORIGINS`, comma-separated); a
+   * request with any other `Origin` is 403 (DNS-rebinding guard). Empty: only calls without `Origin`.
+   */
+  readonly mcpAllowedOrigins: string[];
   readonly apiName = 'estate-agency-api';
 
   constructor(values: Omit<AppConfig, 'apiName'>) {
@@ -204,6 +215,10 @@ export class AppConfig {
       embeddedDataDir: parsed.EMBEDDED_DATA_DIR ?? '.data/postgres',
       embeddedPort: parsed.EMBEDDED_PG_PORT ?? 54329,
       mediaS3: mediaS3Of(parsed),
+      mcpAllowedOrigins: (parsed.MCP_ALLOWED_ORIGINS ?? '')
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
     });
   }
 }

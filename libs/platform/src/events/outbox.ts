@@ -61,7 +61,12 @@ export const SYSTEM_ACTOR: EventActor = { type: 'system', id: null, userId: null
 export function eventActorOf(principal: Principal | IntegrationPrincipal | null | undefined): EventActor {
   if (!principal) return SYSTEM_ACTOR;
   if (principal.kind === 'integration') return { type: 'integration', id: principal.keyId, userId: null };
-  if (principal.kind === 'apiKey') return { type: 'api_key', id: principal.keyId, userId: principal.userId };
+  if (principal.kind === 'apiKey')
+    return {
+      type: principal.via === 'mcp' ? 'mcp_key' : 'api_key',
+      id: principal.keyId,
+      userId: principal.userId,
+    };
   return { type: 'user', id: principal.userId, userId: principal.userId };
 }
 

@@ -177,6 +177,8 @@ function describe(op: OperationObject, route: RouteMetadata): string {
     if (access.family === 'listings') lines.push(LISTING_FAMILY);
   } else if (access?.kind === 'integration')
     lines.push('**Integration key** (`Authorization: Bearer svc_int_…`); no other credential opens it.');
+  else if (access?.kind === 'mcp')
+    lines.push('**MCP key** (`Authorization: Bearer svc_mcp_…`); no other credential opens it.');
   else if (access?.kind === 'session') lines.push('**Session token** (dashboard).');
   else if (access?.kind === 'public') lines.push('**Public**: no credential.');
   if (route.adminOnly)
@@ -275,7 +277,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'families `/properties/*` and `/property-sources/*`, which answer errors in the legacy shape ' +
         '`{statusCode, code, message, missingScopes, requiredScopes}` instead of the envelope; dashboard routes and ' +
         '`/api-keys` take a session token; `/integrations/v1` routes take an integration key ' +
-        '(`Authorization: Bearer svc_int_…`). Every operation names its scopes in `x-required-scopes` and in its ' +
+        '(`Authorization: Bearer svc_int_…`); `POST /mcp` (the MCP server) takes an MCP key (`svc_mcp_…`). Every operation names its scopes in `x-required-scopes` and in its ' +
         'description. Every answer carries `X-Request-Id`.',
     )
     .setVersion('1')
@@ -311,6 +313,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       scheme: 'bearer',
       description:
         'Integration key of a connector: `Authorization: Bearer svc_int_…` (opaque); `/integrations/v1` only',
+    })
+    .addSecurity('mcpKey', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'MCP key: `Authorization: Bearer svc_mcp_…` (opaque); `POST /mcp` only',
     })
     .addSecurity('session', {
       type: 'http',

@@ -1,0 +1,25 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { AppConfig, DomainError } from '@app/platform';
+
+/**
+ * In front of `/mcp`, before the credential is looked at: an `Origin` that is not in
+ * MCP_ALLOWED_ORIGINS is 403 (the DNS-rebinding guard of the MCP transport spec), and anything but
+ * POST is 405 (stateless: no GET stream, no session to DELETE). Both in the envelope.
+ */
+@Injectable()
+export class McpGate implements NestMiddleware {
+  constructor(private readonly config: AppConfig) {}
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !this.config.mcpAllowedOrigins.includes(origin)) {
+      throw new DomainError('FORBIDDEN', 'This origin may not call the MCP server.');
+    }
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      throw new DomainError('METHOD_NOT_ALLOWED', 'The MCP server takes POST only (stateless, no sessions).');
+    }
+    next();
+  }
+}
