@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BROCHURE_LIST_STATUSES } from '@app/brochures';
-import { dateTime, integer, uuid } from './view-schemas';
+import { ISO_TIME } from './schemas';
+import { ID, INT } from './view-schemas';
 
 /** Brochures (spec "Brochure") as zod. */
 
@@ -24,23 +25,23 @@ export const listBrochuresInput = {
 };
 
 export const brochureRow = z.object({
-  id: uuid(),
+  id: ID,
   slug: z.string(),
   title: z.string(),
   recipientName: z.string().nullable(),
   status: z.enum(['active', 'expired', 'revoked']).describe('`expired` as soon as `expiresAt` passes.'),
-  creatorUserId: uuid(),
+  creatorUserId: ID,
   showLocations: z.boolean(),
-  listingCount: integer(),
-  expiresAt: dateTime(),
-  viewCount: integer(),
-  lastViewedAt: dateTime().nullable(),
-  createdAt: dateTime(),
+  listingCount: INT,
+  expiresAt: ISO_TIME,
+  viewCount: INT,
+  lastViewedAt: ISO_TIME.nullable(),
+  createdAt: ISO_TIME,
   publicUrl: z.string().describe('The public page, `{PUBLIC_BASE_URL}/b/<slug>`.'),
 });
 
 export const brochurePageOutput = z.object({
   data: z.array(brochureRow).describe('Newest first.'),
   hasMore: z.boolean(),
-  total: integer().describe('Every brochure the filters match.'),
+  total: INT.describe('Every brochure the filters match.'),
 });

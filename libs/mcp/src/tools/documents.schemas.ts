@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DOCUMENT_KINDS, DOCUMENT_SCOPES, DOCUMENT_SORTS, DOCUMENT_VISIBILITIES } from '@app/documents';
-import { dateTime, integer, offsetPage, uuid } from './view-schemas';
+import { ISO_TIME, offsetPageOf } from './schemas';
+import { ID, INT } from './view-schemas';
 
 /** Documents (spec "Document and folder") as zod. */
 
@@ -34,26 +35,28 @@ export const getDocumentInput = {
 };
 
 const rowShape = {
-  id: uuid(),
+  id: ID,
   title: z.string(),
   kind: z.enum(DOCUMENT_KINDS),
   visibility: z
     .enum(DOCUMENT_VISIBILITIES)
-    .describe('`private` (creator and admins), `organization` (everyone in the agency), `public` (shared by link).'),
-  sizeBytes: integer().describe('UTF-8 bytes of the body, or the file’s size.'),
-  createdBy: uuid(),
-  assigneeIds: z.array(uuid()),
+    .describe(
+      '`private` (creator and admins), `organization` (everyone in the agency), `public` (shared by link).',
+    ),
+  sizeBytes: INT.describe('UTF-8 bytes of the body, or the file’s size.'),
+  createdBy: ID,
+  assigneeIds: z.array(ID),
   shareUrl: z.string().nullable().describe('The public link while shared.'),
-  attachedLeadCount: integer(),
-  attachedListingCount: integer(),
-  folderId: uuid().nullable(),
-  createdAt: dateTime(),
-  updatedAt: dateTime(),
+  attachedLeadCount: INT,
+  attachedListingCount: INT,
+  folderId: ID.nullable(),
+  createdAt: ISO_TIME,
+  updatedAt: ISO_TIME,
 };
 
 export const documentRow = z.object(rowShape);
 
-export const documentPageOutput = offsetPage(documentRow, 'Rows carry no body.');
+export const documentPageOutput = offsetPageOf(documentRow);
 
 /** `GET /v1/documents/{documentId}`. */
 export const documentOutput = z.object({
@@ -62,9 +65,9 @@ export const documentOutput = z.object({
     .string()
     .describe('GFM Markdown, whole; a whiteboard’s plain-text outline; `""` for pdf and file documents.'),
   truncated: z.boolean().describe('Always false: the whole body is returned.'),
-  shareRevokedAt: dateTime().nullable(),
-  shareExpiresAt: dateTime().nullable(),
-  attachedLeadIds: z.array(integer()).describe('The attached leads the caller reaches.'),
+  shareRevokedAt: ISO_TIME.nullable(),
+  shareExpiresAt: ISO_TIME.nullable(),
+  attachedLeadIds: z.array(INT).describe('The attached leads the caller reaches.'),
   attachedListingIds: z.array(z.string()),
   file: z
     .object({ fileName: z.string(), mimeType: z.string() })

@@ -11,7 +11,8 @@ import {
   RENT_PERIODS,
   SEARCH_SCOPE_NAMES,
 } from '@app/listings';
-import { dateTime, integer, uuid } from './view-schemas';
+import { ISO_TIME } from './schemas';
+import { ID, INT } from './view-schemas';
 
 /** Property search and the listing record (INTERFACES.md "Listings") as zod. */
 
@@ -73,7 +74,7 @@ export const listingSearchInput = {
 const ref = z.object({
   source: z.string().describe('`internal`, a feed (`kyero`, `redsp`, `jsonfeed`) or a portal.'),
   id: z.string().describe('The listing id within its source.'),
-  country: z.enum(['es', 'it', 'pt']).optional().describe('Portal listings only.'),
+  country: z.string().optional().describe('Portal listings only: `es`, `it` or `pt`.'),
 });
 
 export const listingSummary = z.object({
@@ -86,7 +87,7 @@ export const listingSummary = z.object({
   status: z.enum(LISTING_STATUSES),
   price: decimal(),
   currency: z.string(),
-  bedrooms: integer().nullable(),
+  bedrooms: INT.nullable(),
   bathrooms: z.number().nullable(),
   livingArea: z.number().nullable().describe('In `areaUnit`.'),
   plotArea: z.number().nullable().describe('In `areaUnit`.'),
@@ -98,21 +99,21 @@ export const listingSummary = z.object({
     .nullable()
     .describe("Another agency's listing shows them only with `showExactLocation`."),
   mainImageUrl: z.string().nullable(),
-  imageCount: integer(),
-  createdAt: dateTime(),
-  updatedAt: dateTime(),
+  imageCount: INT,
+  createdAt: ISO_TIME,
+  updatedAt: ISO_TIME,
 });
 
 export const listingSearchOutput = z.object({
   data: z.array(listingSummary).describe('Summaries; never `commission`.'),
-  page: integer(),
-  limit: integer(),
-  total: integer().describe('Every listing the query matches.'),
+  page: INT,
+  limit: INT,
+  total: INT.describe('Every listing the query matches.'),
   hasMore: z.boolean().describe('Whether a later page has listings.'),
 });
 
 const agent = z.object({
-  id: uuid(),
+  id: ID,
   firstName: z.string().nullable(),
   lastName: z.string().nullable(),
   avatarUrl: z.string().nullable(),
@@ -123,7 +124,7 @@ const agent = z.object({
 
 /** `GET /properties/{id}`. */
 export const listingRecordOutput = z.object({
-  id: uuid(),
+  id: ID,
   ref,
   title: z.string(),
   reference: z.string().nullable(),
@@ -143,14 +144,14 @@ export const listingRecordOutput = z.object({
   addressLine2: z.string().nullable(),
   coordinates: coordinate.nullable(),
   showExactLocation: z.boolean(),
-  bedrooms: integer().nullable(),
+  bedrooms: INT.nullable(),
   bathrooms: z.number().nullable(),
   areaUnit: z.enum(AREA_UNITS),
   livingArea: z.number().nullable(),
   plotArea: z.number().nullable(),
   floor: z.string().nullable(),
-  yearBuilt: integer().nullable(),
-  parkingSpaces: integer().nullable(),
+  yearBuilt: INT.nullable(),
+  parkingSpaces: INT.nullable(),
   furnished: z.enum(FURNISHED_STATES).nullable(),
   condition: z.enum(LISTING_CONDITIONS).nullable(),
   energyRating: z.enum(ENERGY_RATINGS).nullable(),
@@ -165,15 +166,15 @@ export const listingRecordOutput = z.object({
   basuraPerYear: decimal().nullable(),
   availableFrom: z.string().nullable().describe('YYYY-MM-DD.'),
   completionDate: z.string().nullable().describe('YYYY-MM-DD.'),
-  images: z.array(z.object({ mediaId: uuid().nullable(), url: z.string(), caption: z.string().nullable() })),
+  images: z.array(z.object({ mediaId: ID.nullable(), url: z.string(), caption: z.string().nullable() })),
   mainImageUrl: z.string().nullable(),
-  imageCount: integer(),
+  imageCount: INT,
   videoUrl: z.string().nullable(),
   virtualTourUrl: z.string().nullable(),
   networkVisible: z.boolean(),
   autoRenewEnabled: z.boolean(),
-  expiresAt: dateTime().nullable(),
+  expiresAt: ISO_TIME.nullable(),
   agent: agent.nullable().describe('The listing’s agent (null when it has none).'),
-  createdAt: dateTime(),
-  updatedAt: dateTime(),
+  createdAt: ISO_TIME,
+  updatedAt: ISO_TIME,
 });

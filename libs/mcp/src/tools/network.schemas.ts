@@ -7,7 +7,8 @@ import {
   VIEWING_KINDS,
   VIEWING_STATUSES,
 } from '@app/network';
-import { dateTime, integer, leadId, offsetPage, uuid } from './view-schemas';
+import { ISO_TIME, LEAD_ID, offsetPageOf } from './schemas';
+import { ID, INT } from './view-schemas';
 
 /** Viewings and open houses (spec "Viewings, open houses") as zod. */
 
@@ -22,39 +23,41 @@ export const listViewingsInput = {
   status: z.enum(VIEWING_STATUSES).optional(),
   kind: z.enum(VIEWING_KINDS).optional(),
   propertyListingId: z.string().optional().describe('A listing id (UUID).'),
-  leadId: leadId().optional().describe('The viewing’s lead or one of its other clients.'),
-  collaboratorLeadId: leadId().optional(),
+  leadId: LEAD_ID.optional().describe('The viewing’s lead or one of its other clients.'),
+  collaboratorLeadId: LEAD_ID.optional(),
   dealId: z.string().optional().describe('A deal id (UUID).'),
   agentUserId: z.string().optional().describe('The agent, a member (UUID).'),
 };
 
 export const viewing = z.object({
-  id: uuid(),
-  propertyListingId: uuid().nullable().describe('The listing shown.'),
-  leadId: integer().describe('The viewing’s lead.'),
-  otherLeadIds: z.array(integer()).describe('Other clients of the same viewing (leads).'),
-  collaboratorLeadId: integer().nullable(),
-  agentUserId: uuid().nullable().describe('The agent (a member).'),
-  dealId: uuid().nullable().describe('A deal of the lead.'),
-  viewingAt: dateTime(),
+  id: ID,
+  propertyListingId: ID.nullable().describe('The listing shown.'),
+  leadId: INT.describe('The viewing’s lead.'),
+  otherLeadIds: z.array(INT).describe('Other clients of the same viewing (leads).'),
+  collaboratorLeadId: INT.nullable(),
+  agentUserId: ID.nullable().describe('The agent (a member).'),
+  dealId: ID.nullable().describe('A deal of the lead.'),
+  viewingAt: ISO_TIME,
   kind: z.enum(VIEWING_KINDS),
   status: z.enum(VIEWING_STATUSES),
   source: z.string().describe('`api` (an API key), `user` (the dashboard) or `integration:<connector>`.'),
-  createdBy: uuid().nullable(),
-  createdAt: dateTime(),
-  updatedAt: dateTime(),
+  createdBy: ID.nullable(),
+  createdAt: ISO_TIME,
+  updatedAt: ISO_TIME,
   notes: z.string().nullable().describe('Lists show the first 500 characters.'),
   notesTruncated: z.boolean().describe('True when the list cut the notes.'),
 });
 
-export const viewingPageOutput = offsetPage(viewing, 'Latest `viewingAt` first (then `id`).');
+export const viewingPageOutput = offsetPageOf(viewing);
 
 /** `GET /v1/open-houses` (`ListOpenHousesQueryDto`). */
 export const listOpenHousesInput = {
   scope: z
     .enum(OPEN_HOUSE_SCOPES)
     .optional()
-    .describe('`network` (default): other agencies’ upcoming network events; `mine`: your agency’s, any status.'),
+    .describe(
+      '`network` (default): other agencies’ upcoming network events; `mine`: your agency’s, any status.',
+    ),
   from: z.string().optional().describe(`Events ending after it (network: default now). ${INSTANT}`),
   to: z.string().optional().describe(`Events starting before it. ${INSTANT}`),
   area: z
@@ -71,19 +74,19 @@ export const listOpenHousesInput = {
 };
 
 export const openHouseRow = z.object({
-  id: uuid(),
+  id: ID,
   status: z.enum(OPEN_HOUSE_STATUSES).describe('`ended` once `endsAt` has passed.'),
   visibility: z.enum(OPEN_HOUSE_VISIBILITIES).describe('`network`: other agencies see it too.'),
-  startsAt: dateTime(),
-  endsAt: dateTime(),
+  startsAt: ISO_TIME,
+  endsAt: ISO_TIME,
   timezone: z.string().describe('IANA zone of the event.'),
-  host: z.object({ organizationId: uuid(), name: z.string().describe('The agency’s name.') }),
+  host: z.object({ organizationId: ID, name: z.string().describe('The agency’s name.') }),
   isHost: z.boolean().describe('The caller’s agency holds it.'),
   commissionOffer: z.string().nullable().describe('The percent the listing offers to the network, or null.'),
   commissionNotes: z.string().nullable(),
-  goingCount: integer().describe('RSVPs answering `going`.'),
+  goingCount: INT.describe('RSVPs answering `going`.'),
   myRsvp: z.enum(RSVP_STATUSES).nullable().describe('The caller’s answer, or null.'),
-  listingRef: z.object({ source: z.literal('internal'), id: uuid() }),
+  listingRef: z.object({ source: z.literal('internal'), id: ID }),
   listing: z.object({
     title: z.string(),
     reference: z.string().nullable(),
@@ -92,7 +95,7 @@ export const openHouseRow = z.object({
     area: z.number().nullable().describe('Living area.'),
     price: z.string().describe('Decimal string.'),
     currency: z.string(),
-    bedrooms: integer().nullable(),
+    bedrooms: INT.nullable(),
     bathrooms: z.number().nullable(),
     mainImageUrl: z.string().nullable(),
   }),

@@ -1,17 +1,27 @@
 import { z } from 'zod';
 import { CRM_STATUSES, FIELDS, OFFER_KINDS, OFFER_TRIGGERS, OPERATORS, SORT_KEYS } from '@app/queues';
-import { dateTime, integer, uuid } from './view-schemas';
+import { ISO_TIME } from './schemas';
+import { ID, INT } from './view-schemas';
 
 /** Queues (INTERFACES.md "Queues"): the queue, its preview, and an offer, as zod. */
 
-const VALUE_KINDS = ['strings', 'integer', 'integerRange', 'boolean', 'string', 'empty', 'date', 'dateRange'] as const;
+const VALUE_KINDS = [
+  'strings',
+  'integer',
+  'integerRange',
+  'boolean',
+  'string',
+  'empty',
+  'date',
+  'dateRange',
+] as const;
 
 export const conditionValue = z.object({
   kind: z.enum(VALUE_KINDS),
   values: z.array(z.string()).optional().describe('`strings`: ids, `$me`, set values.'),
   value: z.union([z.number(), z.boolean(), z.string()]).optional(),
-  min: integer().optional(),
-  max: integer().optional(),
+  min: INT.optional(),
+  max: INT.optional(),
   from: z.string().optional().describe('`dateRange`: YYYY-MM-DD.'),
   to: z.string().optional(),
 });
@@ -38,14 +48,14 @@ export const filterGroup = z.object({
 });
 
 const sort = z.object({ key: z.enum(SORT_KEYS), dir: z.enum(['asc', 'desc']) });
-const people = z.object({ userIds: z.array(uuid()), teamIds: z.array(uuid()) });
+const people = z.object({ userIds: z.array(ID), teamIds: z.array(ID) });
 
 export const queueOffer = z.object({
   kind: z.enum(OFFER_KINDS),
   status: z.enum(CRM_STATUSES).optional().describe('`set_status`'),
-  tagId: uuid().optional().describe('`add_tag`, `remove_tag`'),
-  userId: uuid().optional().describe('`assign`: a member'),
-  inDays: integer().optional().describe('`follow_up`'),
+  tagId: ID.optional().describe('`add_tag`, `remove_tag`'),
+  userId: ID.optional().describe('`assign`: a member'),
+  inDays: INT.optional().describe('`follow_up`'),
 });
 
 const lane = z.object({
@@ -74,7 +84,7 @@ export const queueDescription = z
   .describe('Words built from the structure; they may change (branch on the structure, not the words).');
 
 export const queue = z.object({
-  id: uuid(),
+  id: ID,
   name: z.string(),
   icon: z.string(),
   scope: z.enum(['private', 'shared']),
@@ -88,39 +98,41 @@ export const queue = z.object({
   sort: sort.nullable(),
   calling: z.object({
     pool: z.enum(['owners', 'team']),
-    coolDownMinutes: integer(),
+    coolDownMinutes: INT,
     people: people.nullable().describe('The team of a `team` pool; null otherwise.'),
   }),
   rules: z.array(rule),
   audience: people.describe('Who sees a shared queue besides its creator (empty lists: the whole agency).'),
-  updatedAt: dateTime(),
+  updatedAt: ISO_TIME,
 });
 
 /** `GET /v1/queues`. */
 export const queueListOutput = z.object({
   queues: z
     .array(queue)
-    .describe('The system queue, then the caller’s own queues, then those shared with them, each group by name.'),
+    .describe(
+      'The system queue, then the caller’s own queues, then those shared with them, each group by name.',
+    ),
 });
 
 /** `POST /v1/queues/preview`. */
 export const queuePreviewOutput = z.object({
   summary: z.string(),
   description: queueDescription,
-  lanes: z.array(z.object({ id: z.string(), name: z.string(), count: integer() })),
-  restCount: integer().describe('Leads no lane takes (cooling ones left out), whatever `rest` is.'),
-  coolingDownCount: integer().describe('Leads left out because they were called within `coolDownMinutes`.'),
+  lanes: z.array(z.object({ id: z.string(), name: z.string(), count: INT })),
+  restCount: INT.describe('Leads no lane takes (cooling ones left out), whatever `rest` is.'),
+  coolingDownCount: INT.describe('Leads left out because they were called within `coolDownMinutes`.'),
   offers: z.array(
     z.object({
       ruleId: z.string(),
       when: z.enum(OFFER_TRIGGERS),
       offer: queueOffer,
-      count: integer().describe('Leads of the queue the rule’s `if` matches now.'),
+      count: INT.describe('Leads of the queue the rule’s `if` matches now.'),
     }),
   ),
   rows: z.array(
     z.object({
-      id: integer().describe('The lead id.'),
+      id: INT.describe('The lead id.'),
       firstName: z.string(),
       lastName: z.string(),
       laneId: z.string().nullable().describe('Null for a rest row.'),
@@ -128,7 +140,7 @@ export const queuePreviewOutput = z.object({
       reason: z.string().describe('Why the lead is here and where.'),
     }),
   ),
-  rowsPerLane: integer(),
+  rowsPerLane: INT,
 });
 
 export const queuePreviewInput = {
@@ -144,17 +156,17 @@ export const queuePreviewInput = {
 
 /** An offer (`GET /v1/leads/{leadId}/offers`). */
 export const offer = z.object({
-  id: uuid(),
-  leadId: integer(),
-  queueId: uuid().describe('The queue whose rule made it.'),
+  id: ID,
+  leadId: INT,
+  queueId: ID.describe('The queue whose rule made it.'),
   ruleId: z.string().describe("The rule's id in that queue."),
   when: z.enum(OFFER_TRIGGERS),
   offer: queueOffer,
   status: z.enum(['open', 'accepted', 'dismissed']),
   sentence: z.string().describe('The offer as a human sentence.'),
-  createdAt: dateTime(),
-  decidedAt: dateTime().nullable(),
-  decidedBy: uuid().nullable().describe('Who accepted or dismissed it.'),
+  createdAt: ISO_TIME,
+  decidedAt: ISO_TIME.nullable(),
+  decidedBy: ID.nullable().describe('Who accepted or dismissed it.'),
 });
 
 export const offerListOutput = z.object({
