@@ -14,6 +14,15 @@ export type { TaskJson } from './views/task.view';
 export type { DealJson } from './views/deal.view';
 export { DEAL_STAGES, DEAL_STATUSES, type DealStage, type DealStatus } from './domain/deal.entity';
 export { CRM_STATUSES, type CrmStatus } from './domain/lead.entity';
+export { TASK_STATUSES, type TaskStatus } from './domain/task.entity';
+
+// The reads the MCP tools mirror (libs/mcp calls them as the /v1 routes do)
+export { TimelineQueries } from './application/timeline.queries';
+export { RecordsQueries } from './application/records.queries';
+export { CalendarQueries } from './application/calendar.queries';
+export { FreeTimesQueries } from './application/free-times.queries';
+export { ListDealsQueryDto } from './http/dto/deal.dto';
+export { CHANNELS } from './domain/records';
 
 // Connectors (`/integrations/v1`): lead intake, the lead link of every record, the routing port.
 export { LeadIntakeService, type LeadIntake } from './application/lead-intake.service';

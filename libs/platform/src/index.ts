@@ -60,7 +60,7 @@ export * from './http/params';
 export * from './http/paging';
 export * from './http/paging.dto';
 export * from './http/validation.decorators';
-export { NullableBody } from './http/validation.pipe';
+export { NullableBody, RequestValidationPipe } from './http/validation.pipe';
 export { MultipartUpload, type MultipartUploadOptions } from './http/multipart';
 
 // uploaded bytes: BlobStorage (disk under .data/blobs)

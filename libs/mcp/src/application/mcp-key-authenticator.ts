@@ -73,7 +73,11 @@ export class DbMcpKeyAuthenticator extends McpKeyAuthenticator {
         },
       );
     }
-    if (facts) this.cache.set(secretHash, facts);
+    if (facts) {
+      this.cache.set(secretHash, facts);
+      // never awaited: the door does not wait on bookkeeping, and a failure only loses a timestamp
+      this.keys.touch(facts.id, this.clock.now()).catch(() => undefined);
+    }
     return facts;
   }
 }

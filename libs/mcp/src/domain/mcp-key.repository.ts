@@ -61,6 +61,19 @@ export class McpKeyRepository extends TenantRepository<McpKey> {
     ]);
   }
 
+  /**
+   * When the key was last used, to the minute: outside any transaction, one small UPDATE at most per
+   * door-cache miss (every few seconds of use), skipped when written in the last minute.
+   */
+  async touch(keyId: string, now: Date): Promise<void> {
+    await this.getEntityManager()
+      .getConnection()
+      .execute(
+        'update mcp_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)',
+        [now, keyId, new Date(now.getTime() - 60_000)],
+      );
+  }
+
   /** The door's one read, any agency. */
   async doorFactsBySecretHash(secretHash: string): Promise<McpKeyFacts | null> {
     const [row] = await preparedRows<FactsRow>(this.getEntityManager(), mcpDoorFactsStatement(secretHash));

@@ -1,7 +1,16 @@
 import { z } from 'zod';
-import { CRM_STATUSES, LeadsQueries } from '@app/crm';
+import {
+  CRM_STATUSES,
+  DEAL_STAGES,
+  DEAL_STATUSES,
+  LeadsQueries,
+  LeadsService,
+  TimelineQueries,
+} from '@app/crm';
+import { task } from './notes-tasks.tools';
 import { defineTool } from './tool';
-import { ISO_TIME, LEAD_ID, pageInput, pageOf, UUID } from './schemas';
+import { ISO_TIME, LEAD_ID, offsetInput, pageInput, pageOf, UUID } from './schemas';
+import type { UntrustedText } from './untrusted';
 
 const tag = z.object({ id: UUID, name: z.string(), color: z.string(), leadCount: z.number().int() });
 
@@ -72,4 +81,76 @@ export const LEAD_TOOLS = [
     annotations: { readOnlyHint: true },
     run: ({ principal, input, get }) => get(LeadsQueries).get(principal, input.leadId),
   }),
+  defineTool({
+    name: 'get_lead_timeline',
+    title: "Read a lead's timeline",
+    description:
+      'What happened on a lead, newest first, offset paging: notes, tasks, deals, status changes, calls, ' +
+      'messages, emails, inquiries, viewings, documents, brochures… (`tasksById`, `dealsById` and other ' +
+      '`<name>ById` maps hold the records entries name). Customer-written texts (inquiry messages, inbound ' +
+      'message previews, inbound email subjects) come wrapped as untrusted content.',
+    route: 'GET /v1/leads/{leadId}/timeline',
+    input: z.object({ leadId: LEAD_ID, ...offsetInput(100, 20) }),
+    output: z.looseObject({
+      data: z.array(z.looseObject({ type: z.string(), date: ISO_TIME })),
+      hasMore: z.boolean(),
+      nextOffset: z.number().int().nullable(),
+      total: z.number().int(),
+      totalIsExact: z.boolean(),
+      tasksById: z.record(z.string(), task),
+      dealsById: z.record(
+        z.string(),
+        z.object({
+          id: z.string(),
+          title: z.string(),
+          status: z.enum(DEAL_STATUSES),
+          stage: z.enum(DEAL_STAGES),
+          amount: z.string().nullable(),
+          currency: z.string(),
+        }),
+      ),
+    }),
+    annotations: { readOnlyHint: true },
+    // the page's `<name>ById` maps are a template index the schema states as extra keys
+    run: ({ principal, input, get }) =>
+      get(TimelineQueries).page(principal, input.leadId, input.offset, input.limit) as Promise<never>,
+    untrusted: (page) => timelineUntrusted(page.data as Record<string, unknown>[]),
+  }),
+  defineTool({
+    name: 'set_lead_status',
+    title: "Change a lead's CRM status",
+    description: "Sets the lead's CRM status; the change goes on its timeline. Answers the lead.",
+    route: 'PUT /v1/leads/{leadId}/status',
+    input: z.object({ leadId: LEAD_ID, crmStatus: z.enum(CRM_STATUSES) }),
+    output: lead,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+    run: ({ principal, input, get }) =>
+      get(LeadsService).changeStatus(principal, input.leadId, input.crmStatus),
+  }),
 ];
+
+/** The customer-written strings of timeline entries. */
+function timelineUntrusted(entries: Record<string, unknown>[]): UntrustedText[] {
+  const texts: UntrustedText[] = [];
+  entries.forEach((entry, i) => {
+    const inquiry = entry.inquiry as { message?: unknown } | undefined;
+    if (entry.type === 'inquiry' && typeof inquiry?.message === 'string') {
+      texts.push({ path: ['data', i, 'inquiry', 'message'], source: `timeline entry ${i} inquiry message` });
+    }
+    const message = entry.message as { direction?: unknown; messageId?: unknown } | undefined;
+    if (entry.type === 'message' && message?.direction === 'inbound') {
+      texts.push({
+        path: ['data', i, 'message', 'preview'],
+        source: `inbound message ${String(message.messageId)} preview`,
+      });
+    }
+    const email = entry.email as { direction?: unknown; emailId?: unknown } | undefined;
+    if (entry.type === 'email' && email?.direction === 'inbound') {
+      texts.push({
+        path: ['data', i, 'email', 'subject'],
+        source: `inbound email ${String(email.emailId)} subject`,
+      });
+    }
+  });
+  return texts;
+}

@@ -1,10 +1,14 @@
 import { BROCHURE_TOOLS } from './brochures.tools';
+import { CALENDAR_TOOLS } from './calendar.tools';
+import { DEAL_TOOLS } from './deals.tools';
 import { DOCUMENT_TOOLS } from './documents.tools';
 import { LEAD_TOOLS } from './leads.tools';
 import { LISTING_TOOLS } from './listings.tools';
 import { ME_TOOLS } from './me.tools';
 import { NETWORK_TOOLS } from './network.tools';
+import { NOTE_TASK_TOOLS } from './notes-tasks.tools';
 import { QUEUE_TOOLS } from './queues.tools';
+import { RECORD_TOOLS } from './records.tools';
 import { SEARCH_TOOLS } from './search.tools';
 import type { McpTool } from './tool';
 
@@ -15,6 +19,10 @@ import type { McpTool } from './tool';
 export const MCP_TOOLS: readonly McpTool[] = [
   ...ME_TOOLS,
   ...LEAD_TOOLS,
+  ...NOTE_TASK_TOOLS,
+  ...DEAL_TOOLS,
+  ...RECORD_TOOLS,
+  ...CALENDAR_TOOLS,
   ...QUEUE_TOOLS,
   ...SEARCH_TOOLS,
   ...LISTING_TOOLS,

@@ -9,6 +9,8 @@ export const LEAD_ID = z
   .max(Number.MAX_SAFE_INTEGER)
   .describe('The lead id (an integer).');
 export const UUID = z.uuid();
+/** An id parameter as the routes take it (`UuidParam`: any 8-4-4-4-12 hex). */
+export const UUID_INPUT = z.guid().transform((id) => id.toLowerCase());
 export const ISO_TIME = z.string().describe('ISO 8601 date-time (UTC).');
 export const nullable = <T extends z.ZodType>(schema: T) => schema.nullable();
 
