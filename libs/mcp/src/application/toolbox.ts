@@ -18,6 +18,24 @@ import { ToolRateLimit } from './tool-rate-limit';
 
 type ToolError = { code: string; message: string; details?: Record<string, unknown> };
 
+/** The `structuredContent` of a refusal, which every tool's declared output schema also admits. */
+const REFUSAL = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+
+/**
+ * A tool's `outputSchema`: its answer, or a refusal. Clients (the SDK's among them) check any
+ * `structuredContent` against it, refusals included, so the answer's schema alone would fail them.
+ */
+const outputSchemaOf = (tool: McpTool): Tool['outputSchema'] => {
+  const { $schema, ...either } = z.toJSONSchema(z.union([tool.output, REFUSAL]), { io: 'output' });
+  return { $schema, type: 'object', ...either } as Tool['outputSchema'];
+};
+
 const refusal = (error: ToolError): CallToolResult => ({
   isError: true,
   content: [{ type: 'text', text: `${error.code}: ${error.message}` }],
@@ -75,7 +93,7 @@ export class Toolbox implements OnApplicationBootstrap {
       title: tool.title,
       description: `${tool.description} Mirrors \`${tool.route}\`.`,
       inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as Tool['inputSchema'],
-      outputSchema: z.toJSONSchema(tool.output, { io: 'output' }) as Tool['outputSchema'],
+      outputSchema: outputSchemaOf(tool),
       annotations: { title: tool.title, openWorldHint: false, ...tool.annotations },
     }));
   }

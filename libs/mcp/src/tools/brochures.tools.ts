@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BrochuresQueries, ListBrochuresQueryDto } from '@app/brochures';
 import { brochurePageOutput, listBrochuresInput } from './brochures.schemas';
-import { asRouteDto } from './route-input';
+import { asDto } from './dto';
 import { defineTool } from './tool';
 
 /** Brochures (the list). */
@@ -18,9 +18,6 @@ export const BROCHURE_TOOLS = [
     output: brochurePageOutput,
     annotations: { readOnlyHint: true },
     run: async ({ principal, input, get }) =>
-      get(BrochuresQueries).list(
-        principal,
-        (await asRouteDto(ListBrochuresQueryDto, 'query', input)).listQuery(),
-      ),
+      get(BrochuresQueries).list(principal, (await asDto(ListBrochuresQueryDto, 'query', input)).listQuery()),
   }),
 ];

@@ -6,7 +6,8 @@ import {
   getDocumentInput,
   listDocumentsInput,
 } from './documents.schemas';
-import { asRouteDto, uuidParam } from './route-input';
+import { asDto } from './dto';
+import { uuidParam } from './route-input';
 import { defineTool } from './tool';
 
 const PLAN = 'Needs an active plan (SUBSCRIPTION_REQUIRED).';
@@ -25,10 +26,7 @@ export const DOCUMENT_TOOLS = [
     output: documentPageOutput,
     annotations: { readOnlyHint: true },
     run: async ({ principal, input, get }) =>
-      get(DocumentsQueries).list(
-        principal,
-        (await asRouteDto(ListDocumentsQueryDto, 'query', input)).listQuery(),
-      ),
+      get(DocumentsQueries).list(principal, (await asDto(ListDocumentsQueryDto, 'query', input)).listQuery()),
   }),
   defineTool({
     name: 'get_document',

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ListingSearchDto, ListingSearchQueries, ListingsQueries } from '@app/listings';
 import { listingRecordOutput, listingSearchInput, listingSearchOutput } from './listings.schemas';
-import { asRouteDto, uuidParam } from './route-input';
+import { asDto } from './dto';
+import { uuidParam } from './route-input';
 import { defineTool } from './tool';
 
 /** Property search and one listing (the listing family's API-key routes; no `/v1` twin). */
@@ -21,7 +22,7 @@ export const LISTING_TOOLS = [
     run: async ({ principal, input, get }) =>
       get(ListingSearchQueries).search(
         principal.organizationId,
-        await asRouteDto(ListingSearchDto, 'body', input),
+        await asDto(ListingSearchDto, 'body', input),
       ),
   }),
   defineTool({

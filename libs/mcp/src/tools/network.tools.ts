@@ -11,7 +11,7 @@ import {
   openHouseListOutput,
   viewingPageOutput,
 } from './network.schemas';
-import { asRouteDto } from './route-input';
+import { asDto } from './dto';
 import { defineTool } from './tool';
 
 /** Viewings and open houses (reads). */
@@ -29,7 +29,7 @@ export const NETWORK_TOOLS = [
     output: viewingPageOutput,
     annotations: { readOnlyHint: true },
     run: async ({ principal, input, get }) => {
-      const query = await asRouteDto(ListViewingsQueryDto, 'query', input);
+      const query = await asDto(ListViewingsQueryDto, 'query', input);
       return get(ViewingsQueries).list(principal, {
         ...query.filters(),
         offset: query.offset,
@@ -52,7 +52,7 @@ export const NETWORK_TOOLS = [
     run: async ({ principal, input, get }) =>
       get(OpenHousesQueries).list(
         principal,
-        (await asRouteDto(ListOpenHousesQueryDto, 'query', input)).listQuery(),
+        (await asDto(ListOpenHousesQueryDto, 'query', input)).listQuery(),
       ),
   }),
 ];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { OffersService, PreviewQueueDto, QueuePreviewService, QueuesService } from '@app/queues';
 import { LEAD_ID } from './schemas';
 import { offerListOutput, queueListOutput, queuePreviewInput, queuePreviewOutput } from './queues.schemas';
-import { asRouteDto } from './route-input';
+import { asDto } from './dto';
 import { defineTool } from './tool';
 
 /** Queues and their offers: the sidebar list, a preview, a lead's offers (all reads). */
@@ -32,7 +32,7 @@ export const QUEUE_TOOLS = [
     output: queuePreviewOutput,
     annotations: { readOnlyHint: true },
     run: async ({ principal, input, get }) =>
-      get(QueuePreviewService).preview(principal, await asRouteDto(PreviewQueueDto, 'body', input)),
+      get(QueuePreviewService).preview(principal, await asDto(PreviewQueueDto, 'body', input)),
   }),
   defineTool({
     name: 'list_lead_offers',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ListingMatchesDto, ListingMatchesService, SearchDto, SearchService } from '@app/search';
-import { asRouteDto } from './route-input';
+import { asDto } from './dto';
 import {
   listingMatchesInput,
   listingMatchesOutput,
@@ -45,7 +45,7 @@ export const SEARCH_TOOLS = [
     output: searchOutput,
     annotations: { readOnlyHint: true },
     run: async ({ principal, input, get }) =>
-      get(SearchService).search(principal, await asRouteDto(SearchDto, 'body', input)),
+      get(SearchService).search(principal, await asDto(SearchDto, 'body', input)),
     untrusted: untrustedEvidence,
   }),
   defineTool({
@@ -62,7 +62,7 @@ export const SEARCH_TOOLS = [
     output: listingMatchesOutput,
     annotations: { readOnlyHint: true },
     run: async ({ principal, input, get }) =>
-      get(ListingMatchesService).match(principal, await asRouteDto(ListingMatchesDto, 'body', input)),
+      get(ListingMatchesService).match(principal, await asDto(ListingMatchesDto, 'body', input)),
     untrusted: untrustedEvidence,
   }),
 ];
