@@ -12,7 +12,6 @@ import {
   mcpClient,
   postMcpKey,
   SignedIn,
-  sql,
   TestApp,
 } from '../fixtures';
 import { insertBrochure } from '../fixtures/brochures';

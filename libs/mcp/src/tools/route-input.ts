@@ -9,4 +9,3 @@ import { UuidParam } from '@app/platform';
 /** A `{name}` UUID path parameter, lower-cased (else VALIDATION_FAILED naming it). */
 export const uuidParam = (value: unknown, name: string): string =>
   new UuidParam().transform(String(value), { type: 'param', data: name });
-
