@@ -96,6 +96,11 @@ describe('MCP server (POST /mcp)', () => {
       for (const tool of tools) {
         expect(tool.inputSchema.type).toBe('object');
         expect(tool.outputSchema?.type).toBe('object');
+        // the answer, or a refusal's {error}: the SDK's client checks refusals against it too
+        expect(tool.outputSchema?.anyOf).toEqual([
+          expect.objectContaining({ type: 'object' }),
+          expect.objectContaining({ required: ['error'] }),
+        ]);
         expect(tool.title).toEqual(expect.any(String));
         // a `/v1` route, or the listing family's (search_properties, get_property have no `/v1` twin)
         expect(tool.description).toMatch(/Mirrors `(GET|POST|PUT|PATCH) \/(v1|properties)\//);
@@ -204,6 +209,16 @@ describe('MCP server (POST /mcp)', () => {
           ['get_call_transcript', { callId: call.id }, `/v1/calls/${call.id}/transcript`],
           ['get_call_analysis', { callId: call.id }, `/v1/calls/${call.id}/analysis`],
           ['get_conversation', { leadId: mine.id, limit: 10 }, `/v1/leads/${mine.id}/conversation?limit=10`],
+          [
+            'get_conversation',
+            { leadId: mine.id, before: '2026-11-20T12:00Z', channel: 'whatsapp' },
+            `/v1/leads/${mine.id}/conversation?before=2026-11-20T12:00Z&channel=whatsapp`,
+          ],
+          [
+            'list_calls',
+            { leadId: mine.id, offset: 1, limit: 5 },
+            `/v1/leads/${mine.id}/calls?offset=1&limit=5`,
+          ],
           ['list_emails', { leadId: mine.id }, `/v1/leads/${mine.id}/emails`],
           [
             'get_calendar',
@@ -303,6 +318,26 @@ describe('MCP server (POST /mcp)', () => {
       expectToolError(await callTool(admin, 'get_lead', { leadId: foreign.id }), 'NOT_FOUND');
     });
 
+    it('a write whose route needs a plan is SUBSCRIPTION_REQUIRED without one; reads go on', async () => {
+      const lead = await t.seed.lead(a.member);
+      const { key } = await postMcpKey(t, a.member, ['crm:read', 'crm:write']);
+      const client = await connect(key);
+      await t.seed.plan(a.admin, false);
+      t.clock.advance(6_000); // past the door cache (5 s)
+      const v1 = await api(t, a.member.key).post(`/v1/leads/${lead.id}/notes`).send({ content: 'x' });
+      expect(v1.body.error.code).toBe('SUBSCRIPTION_REQUIRED');
+      expectToolError(
+        await callTool(client, 'create_note', { leadId: lead.id, content: 'x' }),
+        'SUBSCRIPTION_REQUIRED',
+      );
+      expectToolError(
+        await callTool(client, 'set_lead_status', { leadId: lead.id, crmStatus: 'client' }),
+        'SUBSCRIPTION_REQUIRED',
+      );
+      expect((await callTool(client, 'get_lead', { leadId: lead.id })).isError).toBeFalsy();
+      expect((await callTool(client, 'get_me')).structuredContent).toMatchObject({ entitled: false });
+    });
+
     it("admin-only parameters stay admin-only: a member's assigneeIds is ORG_ADMIN_REQUIRED", async () => {
       const { key } = await postMcpKey(t, a.member, ['crm:read']);
       const client = await connect(key);
@@ -336,6 +371,13 @@ describe('MCP server (POST /mcp)', () => {
         code: 'VALIDATION_FAILED',
         message: expect.any(String),
         details: v1.body.error.details,
+      });
+      const before = await callTool(client, 'get_conversation', { leadId: 1, before: '2026-13-01T00:00Z' });
+      const v1Before = await api(t, a.member.key).get('/v1/leads/1/conversation?before=2026-13-01T00:00Z');
+      expect(errorOf(before)).toEqual({
+        code: 'VALIDATION_FAILED',
+        message: expect.any(String),
+        details: v1Before.body.error.details,
       });
       // an unknown tool is a refusal too
       expectToolError(await callTool(client, 'delete_lead', { leadId: 1 }), 'NOT_FOUND');
@@ -543,6 +585,20 @@ describe('MCP server (POST /mcp)', () => {
       expectError(await post().set('Origin', 'http://localhost:3000').send(RPC), 403, 'FORBIDDEN');
       await post(key).set('Origin', ALLOWED_ORIGIN).send(RPC).expect(200);
       await post(key).set('Origin', 'https://app.example.test').send(RPC).expect(200);
+      const allowed = await post(key).set('Origin', ALLOWED_ORIGIN).send(RPC).expect(200);
+      expect(allowed.headers['access-control-allow-origin']).toBe(ALLOWED_ORIGIN);
+      // a listed origin's preflight passes, another's is 403
+      const preflight = await t.http
+        .options('/mcp')
+        .set('Origin', ALLOWED_ORIGIN)
+        .set('Access-Control-Request-Method', 'POST')
+        .expect(204);
+      expect(preflight.headers).toMatchObject({
+        'access-control-allow-origin': ALLOWED_ORIGIN,
+        'access-control-allow-methods': 'POST',
+        'access-control-allow-headers': expect.stringContaining('Authorization'),
+      });
+      expectError(await t.http.options('/mcp').set('Origin', 'https://evil.example'), 403, 'FORBIDDEN');
       const client = await connect(key, { Origin: ALLOWED_ORIGIN });
       expect((await callTool(client, 'get_me')).isError).toBeFalsy();
     });

@@ -227,7 +227,7 @@ describe('OpenAPI document', () => {
     const faults = ops.flatMap(({ route, op }) => [
       ...(op.summary?.trim() ? [] : [`${route}: no summary`]),
       ...(op.tags?.length && op.tags.every((tag) => declaredTags.has(tag)) ? [] : [`${route}: tag`]),
-      ...(/\*\*(API key|Integration key|Session token|Public)\*\*/.test(op.description ?? '')
+      ...(/\*\*(API key|Integration key|MCP key|Session token|Public)\*\*/.test(op.description ?? '')
         ? []
         : [`${route}: access`]),
     ]);

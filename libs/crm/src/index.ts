@@ -22,6 +22,7 @@ export { RecordsQueries } from './application/records.queries';
 export { CalendarQueries } from './application/calendar.queries';
 export { FreeTimesQueries } from './application/free-times.queries';
 export { ListDealsQueryDto } from './http/dto/deal.dto';
+export { ConversationQueryDto } from './http/dto/records.dto';
 export { CHANNELS } from './domain/records';
 
 // Connectors (`/integrations/v1`): lead intake, the lead link of every record, the routing port.

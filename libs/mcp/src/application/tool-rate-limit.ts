@@ -1,37 +1,30 @@
 import { Injectable } from '@nestjs/common';
-import { Clock, MINUTE } from '@app/platform';
+import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
+import { MINUTE } from '@app/platform';
 
 /** 120 tool calls a minute per MCP key (INTERFACES.md "Webhooks and MCP"). */
 export const MCP_TOOL_CALLS_PER_MINUTE = 120;
 
 /**
- * Tool calls counted per key in fixed one-minute windows, in this process. Only `tools/call`
- * counts (`initialize` and `tools/list` are free). Over the limit a call is a tool error
- * RATE_LIMITED with `details.retryAfterSeconds`, inside the protocol, so the model sees it and waits.
+ * Tool calls counted per key in fixed one-minute windows, in the platform's rate-limit store (Redis
+ * with REDIS_URL, so every API process shares the count; memory otherwise). Only `tools/call`
+ * counts (`initialize` and `tools/list` are free), and a call refused for its grants spends
+ * nothing. Over the limit a call is the tool error RATE_LIMITED with `details.retryAfterSeconds`,
+ * inside the protocol, so the model sees it and waits.
  */
 @Injectable()
 export class ToolRateLimit {
-  private readonly windows = new Map<string, { start: number; count: number }>();
-
-  constructor(private readonly clock: Clock) {}
+  constructor(@InjectThrottlerStorage() private readonly storage: ThrottlerStorage) {}
 
   /** Counts the call; null when it may go on, else the seconds until the window ends. */
-  take(keyId: string): number | null {
-    const now = this.clock.now().getTime();
-    const start = Math.floor(now / MINUTE) * MINUTE;
-    let window = this.windows.get(keyId);
-    if (!window || window.start !== start) {
-      if (this.windows.size > 10_000) this.sweep(start);
-      window = { start, count: 0 };
-      this.windows.set(keyId, window);
-    }
-    if (window.count >= MCP_TOOL_CALLS_PER_MINUTE)
-      return Math.max(1, Math.ceil((start + MINUTE - now) / 1000));
-    window.count += 1;
-    return null;
-  }
-
-  private sweep(start: number): void {
-    for (const [key, window] of this.windows) if (window.start !== start) this.windows.delete(key);
+  async take(keyId: string): Promise<number | null> {
+    const record = await this.storage.increment(
+      `mcp-tools:${keyId}`,
+      MINUTE,
+      MCP_TOOL_CALLS_PER_MINUTE,
+      0,
+      'mcp-tools',
+    );
+    return record.totalHits > MCP_TOOL_CALLS_PER_MINUTE ? Math.max(1, record.timeToExpire) : null;
   }
 }

@@ -18,23 +18,28 @@ import { ToolRateLimit } from './tool-rate-limit';
 
 type ToolError = { code: string; message: string; details?: Record<string, unknown> };
 
-/** The `structuredContent` of a refusal, which every tool's declared output schema also admits. */
+/** The `structuredContent` of a refusal. */
 const REFUSAL = z.object({
   error: z.object({
-    code: z.string(),
+    code: z.string().describe('The /v1 error code: API_KEY_SCOPE_MISSING, NOT_FOUND, VALIDATION_FAILED, …'),
     message: z.string(),
     details: z.record(z.string(), z.unknown()).optional(),
   }),
 });
+const REFUSAL_SCHEMA = (() => {
+  const { $schema: _, ...schema } = z.toJSONSchema(REFUSAL, { io: 'output' });
+  return schema;
+})();
 
 /**
- * A tool's `outputSchema`: its answer, or a refusal. Clients (the SDK's among them) check any
- * `structuredContent` against it, refusals included, so the answer's schema alone would fail them.
+ * The published `outputSchema`: the route's answer, or a refusal. Clients check every
+ * `structuredContent` against it, refusals included (the SDK's client does), so a refusal's
+ * `{error}` must match too.
  */
-const outputSchemaOf = (tool: McpTool): Tool['outputSchema'] => {
-  const { $schema, ...either } = z.toJSONSchema(z.union([tool.output, REFUSAL]), { io: 'output' });
-  return { $schema, type: 'object', ...either } as Tool['outputSchema'];
-};
+function outputSchemaOf(tool: McpTool): Tool['outputSchema'] {
+  const { $schema, ...answer } = z.toJSONSchema(tool.output, { io: 'output' });
+  return { $schema, type: 'object', anyOf: [answer, REFUSAL_SCHEMA] } as Tool['outputSchema'];
+}
 
 const refusal = (error: ToolError): CallToolResult => ({
   isError: true,
@@ -113,7 +118,7 @@ export class Toolbox implements OnApplicationBootstrap {
     try {
       const denied = grantRefusal(grant, principal);
       if (denied) throw denied;
-      const retryAfterSeconds = this.limit.take(principal.keyId);
+      const retryAfterSeconds = await this.limit.take(principal.keyId);
       if (retryAfterSeconds !== null) {
         throw new DomainError('RATE_LIMITED', 'Too many tool calls for this key; wait and retry.', {
           retryAfterSeconds,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CHANNELS, RecordsQueries } from '@app/crm';
+import { CHANNELS, ConversationQueryDto, RecordsQueries } from '@app/crm';
+import { asDto } from './dto';
 import { defineTool } from './tool';
 import { ISO_TIME, LEAD_ID, listOf, offsetInput, offsetPageOf, UUID_INPUT } from './schemas';
 import type { UntrustedText } from './untrusted';
@@ -118,7 +119,7 @@ export const RECORD_TOOLS = [
     input: z.object({
       leadId: LEAD_ID,
       limit: z.number().int().min(1).max(50).default(20),
-      before: z.iso.datetime({ offset: true }).optional().describe('ISO 8601 date-time with Z or an offset.'),
+      before: z.string().optional().describe('ISO 8601 date-time with Z or an offset.'),
       channel: z.enum(CHANNELS).optional(),
     }),
     output: z.object({
@@ -129,12 +130,15 @@ export const RECORD_TOOLS = [
       untrustedNote: z.string(),
     }),
     annotations: { readOnlyHint: true },
-    run: ({ principal, input, get }) =>
-      get(RecordsQueries).conversation(principal, input.leadId, {
-        limit: input.limit,
-        before: input.before ? new Date(input.before) : null,
-        channel: input.channel ?? null,
-      }),
+    run: async ({ principal, input, get }) => {
+      const { leadId, ...params } = input;
+      const query = await asDto(ConversationQueryDto, 'query', params);
+      return get(RecordsQueries).conversation(principal, leadId, {
+        limit: query.limit,
+        before: query.before ? new Date(query.before) : null,
+        channel: query.channel ?? null,
+      });
+    },
     untrusted: (answer) =>
       answer.messages.map((message, i) => ({
         path: ['messages', i, 'body'],

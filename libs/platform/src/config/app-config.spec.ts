@@ -29,6 +29,7 @@ describe('AppConfig.fromEnv', () => {
       embeddedDataDir: '.data/postgres',
       embeddedPort: 54329,
       mediaS3: null,
+      mcpAllowedOrigins: [],
       apiName: 'estate-agency-api',
     });
   });
@@ -56,6 +57,7 @@ describe('AppConfig.fromEnv', () => {
       TRUST_PROXY_HOPS: '1',
       EMBEDDED_DATA_DIR: '/var/lib/estate',
       EMBEDDED_PG_PORT: '55000',
+      MCP_ALLOWED_ORIGINS: 'https://claude.ai, http://localhost:6274',
     });
     expect({ ...config }).toEqual({
       port: 8080,
@@ -71,6 +73,7 @@ describe('AppConfig.fromEnv', () => {
       embeddedDataDir: '/var/lib/estate',
       embeddedPort: 55000,
       mediaS3: null,
+      mcpAllowedOrigins: ['https://claude.ai', 'http://localhost:6274'],
       apiName: 'estate-agency-api',
     });
   });
@@ -109,6 +112,8 @@ describe('AppConfig.fromEnv', () => {
       ['EMBEDDED_PG_PORT', '80'],
       ['DATABASE_POOL_SIZE', '0'],
       ['DATABASE_POOL_SIZE', '101'],
+      ['MCP_ALLOWED_ORIGINS', 'claude.ai'],
+      ['MCP_ALLOWED_ORIGINS', 'https://claude.ai/path'],
     ])('%s=%s', (name, value) => {
       const err = configErrorFor({ [name]: value });
       expect(err.message).toContain(name);
