@@ -9,6 +9,7 @@ import {
   connector,
   HOUR,
   LeadJson,
+  MINUTE,
   mcpClient,
   postMcpKey,
   SignedIn,
@@ -206,6 +207,9 @@ describe('MCP tools: queues, search, listings, documents, network, brochures, of
     await member.mcp.listTools();
     await admin.mcp.listTools();
   });
+  // search tools count against the shared search limit (30 a minute per key and per agency, the
+  // agency's API keys included): each test starts in a fresh minute
+  beforeEach(() => t.clock.advance(MINUTE));
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.close()));
     await t.stop();
@@ -551,5 +555,25 @@ describe('MCP tools: queues, search, listings, documents, network, brochures, of
     // so this client, which has listed the tools, takes both an answer and a refusal
     expect(ok(await callTool(admin.mcp, 'get_property', { id: listingId }))).toHaveProperty('commission');
     expect(errorOf(await callTool(admin.mcp, 'get_property', { id: otherListingId })).code).toBe('NOT_FOUND');
+  });
+
+  it('search_crm and match_listing count against the shared search limit, with the agency’s API keys', async () => {
+    const client = await connect((await postMcpKey(t, a.admin, ['crm:read'], 'Searcher')).key);
+    for (let i = 0; i < 29; i++) ok(await callTool(client, 'search_crm', { query: 'garden' }));
+    ok(await callTool(client, 'match_listing', { propertyListingId: listingId }));
+    expect(errorOf(await callTool(client, 'search_crm', { query: 'garden' }))).toEqual({
+      code: 'RATE_LIMITED',
+      message: 'Too many search calls for this key or agency; wait and retry.',
+      details: { retryAfterSeconds: expect.any(Number) },
+    });
+    // the agency's window is full for its API keys too (the route's own shared limit), not for others'
+    const refused = await api(t, admin.v1).post('/v1/search').send({ query: 'garden' });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('RATE_LIMITED');
+    await api(t, b.admin.key).post('/v1/search').send({ query: 'garden' }).expect(200);
+    // other tools are not counted against it
+    ok(await callTool(client, 'list_queues', {}));
+    t.clock.advance(MINUTE);
+    ok(await callTool(client, 'search_crm', { query: 'garden' }));
   });
 });

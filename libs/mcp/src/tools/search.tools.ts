@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ListingMatchesDto, ListingMatchesService, SearchDto, SearchService } from '@app/search';
+import { SharedToolLimit } from './shared-tool-limit';
 import { asDto } from './dto';
 import {
   listingMatchesInput,
@@ -28,7 +29,8 @@ export const untrustedEvidence = (answer: SearchAnswer): UntrustedText[] =>
 
 const REACH =
   'A member searches the leads assigned to them and those a collaborating agency shared with them; an ' +
-  'admin the whole agency.';
+  'admin the whole agency. Counts against the shared search limit (30 a minute per key and per ' +
+  'organization, RATE_LIMITED past it).';
 
 /** CRM search: by words, and by listing. */
 export const SEARCH_TOOLS = [
@@ -44,8 +46,10 @@ export const SEARCH_TOOLS = [
     input: z.object(searchInput),
     output: searchOutput,
     annotations: { readOnlyHint: true },
-    run: async ({ principal, input, get }) =>
-      get(SearchService).search(principal, await asDto(SearchDto, 'body', input)),
+    run: async ({ principal, input, get }) => {
+      await get(SharedToolLimit).take('search', principal);
+      return get(SearchService).search(principal, await asDto(SearchDto, 'body', input));
+    },
     untrusted: untrustedEvidence,
   }),
   defineTool({
@@ -61,8 +65,10 @@ export const SEARCH_TOOLS = [
     input: z.object(listingMatchesInput),
     output: listingMatchesOutput,
     annotations: { readOnlyHint: true },
-    run: async ({ principal, input, get }) =>
-      get(ListingMatchesService).match(principal, await asDto(ListingMatchesDto, 'body', input)),
+    run: async ({ principal, input, get }) => {
+      await get(SharedToolLimit).take('search', principal);
+      return get(ListingMatchesService).match(principal, await asDto(ListingMatchesDto, 'body', input));
+    },
     untrusted: untrustedEvidence,
   }),
 ];
