@@ -13,6 +13,7 @@ import {
   mcpClient,
   postMcpKey,
   SignedIn,
+  sql,
   TestApp,
 } from '../fixtures';
 import { insertBrochure } from '../fixtures/brochures';
@@ -74,6 +75,7 @@ describe('MCP tools: queues, search, listings, documents, network, brochures, of
   let otherQueueId: string;
   let listingId: string;
   let otherListingId: string; // b's, not on the network
+  let networkListingId: string; // b's, on the network
   let colleagueDocId: string; // private to a.colleague
   let orgDocId: string;
   let otherDocId: string;
@@ -157,6 +159,12 @@ describe('MCP tools: queues, search, listings, documents, network, brochures, of
       city: CITY,
       networkVisible: false,
     });
+    [networkListingId] = await insertListings(t, b.admin.organizationId, await agentOf(t, b.admin), 1, {
+      city: CITY,
+    });
+    await sql(t, 'update listings set commission = 4.5, shared_commission = 2 where id = ?', [
+      networkListingId,
+    ]);
 
     // viewings: the member's on their lead, the admin's on the colleague's lead
     const viewing = (who: Caller, leadId: number, viewingAt: string) =>
@@ -260,6 +268,7 @@ describe('MCP tools: queues, search, listings, documents, network, brochures, of
         () => ['POST', '/properties/search', { scope: 'network', filters: { city: CITY }, limit: 5 }],
       ],
       ['get_property', () => ({ id: listingId }), () => ['GET', `/properties/${listingId}`]],
+      ['get_property', () => ({ id: networkListingId }), () => ['GET', `/properties/${networkListingId}`]],
       ['list_documents', () => ({}), () => ['GET', '/v1/documents']],
       [
         'list_documents',
@@ -347,6 +356,15 @@ describe('MCP tools: queues, search, listings, documents, network, brochures, of
           .sort();
       expect(await brochureTitles(member)).toEqual(['For Ana']);
       expect(await brochureTitles(admin)).toEqual(['For Ana', 'For Bea']);
+
+      // another agency's listing on the network: readable, never its private commission
+      const network = ok(await callTool(member.mcp, 'get_property', { id: networkListingId }));
+      expect(network).toMatchObject({ id: networkListingId, sharedCommission: '2.00' });
+      expect(network).not.toHaveProperty('commission');
+      const found = ok(
+        await callTool(member.mcp, 'search_properties', { scope: 'network', filters: { city: CITY } }),
+      ) as { data: { id: string }[] };
+      expect(found.data.map((row) => row.id)).toEqual([networkListingId]);
 
       // the agency's own open house: listed under `mine`, not among the network's (other agencies')
       const openHouses = async (who: Caller, scope: string) =>
