@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   AREA_UNITS,
+  LISTING_LIMITS,
   ENERGY_RATINGS,
   FURNISHED_STATES,
   LISTING_CONDITIONS,
@@ -37,7 +38,7 @@ const filters = z
     livingAreaMax: z.number().min(0).optional().describe('m²; not below `livingAreaMin`.'),
     plotAreaMin: z.number().min(0).optional().describe('m².'),
     plotAreaMax: z.number().min(0).optional().describe('m²; not below `plotAreaMin`.'),
-    city: z.string().max(100).optional().describe('Exact, case-insensitive.'),
+    city: z.string().max(LISTING_LIMITS.city).optional().describe('Exact, case-insensitive.'),
     community: z.string().max(200).optional().describe('Exact, case-insensitive.'),
     countryCode: z.string().optional().describe('ISO 3166-1 alpha-2, upper case (`ES`).'),
     features: z.array(z.string()).optional().describe('Amenity slugs; a listing must have all of them.'),
@@ -46,7 +47,7 @@ const filters = z
     agentId: z.string().optional().describe('A roster agent id (UUID).'),
     q: z
       .string()
-      .max(200)
+      .max(LISTING_LIMITS.searchQuery)
       .optional()
       .describe('Words in the title, reference or address (case- and accent-insensitive contains).'),
     updatedSince: z.string().optional().describe('ISO 8601 date-time: listings changed at or after it.'),

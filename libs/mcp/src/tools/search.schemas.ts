@@ -19,6 +19,7 @@ const windowShape = {
 export const searchInput = {
   query: z
     .string()
+    .trim()
     .min(1)
     .max(500)
     .describe(
