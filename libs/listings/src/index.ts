@@ -16,3 +16,9 @@ export {
 } from './application/listing-sources';
 export { PortalAllowanceExhausted } from './domain/portal-allowance';
 export { ListingCards, type ListingCard } from './application/listing-cards';
+// the MCP tools `search_properties` and `get_property` (issue 19) run the routes' queries with their DTOs
+export { ListingSearchQueries } from './application/listing-search.queries';
+export { ListingsQueries } from './application/listings.queries';
+export { ListingSearchDto } from './http/dto/listing-search.dto';
+export { LISTING_SORT_KEYS, SEARCH_SCOPE_NAMES } from './application/listing-search.sql';
+export type { ListingRecordView } from './views/listing.view';

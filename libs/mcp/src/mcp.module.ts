@@ -6,6 +6,7 @@ import { McpKeyCache } from './application/mcp-key-cache';
 import { McpKeysService } from './application/mcp-keys.service';
 import { McpServers } from './application/mcp-servers';
 import { RouteAccess } from './application/route-access';
+import { SharedToolLimit } from './tools/shared-tool-limit';
 import { ToolRateLimit } from './application/tool-rate-limit';
 import { Toolbox } from './application/toolbox';
 import { McpKey } from './domain/mcp-key.entity';
@@ -27,6 +28,7 @@ import { McpController } from './http/mcp.controller';
     { provide: McpKeyAuthenticator, useClass: DbMcpKeyAuthenticator },
     RouteAccess,
     ToolRateLimit,
+    SharedToolLimit,
     Toolbox,
     McpServers,
   ],

@@ -19,3 +19,5 @@ export type { QueueJson, QueuePreviewJson } from './views/queue.view';
 export { OffersService, OFFERS_LISTED, FOLLOW_UP_TITLE } from './application/offers.service';
 export type { OfferJson } from './views/offer.view';
 export * from './domain/offer-trigger.sql';
+// the MCP tool `preview_queue` (issue 19) reads its input with the route's DTO
+export { PreviewQueueDto } from './http/dto/queue.dto';

@@ -21,7 +21,7 @@ const template = (...parts: string[]): string =>
 /**
  * The `/v1` routes' declarations, read from the controllers the app serves (the metadata the
  * guards read, not a copy): a tool names its route and gets that route's checks. A tool naming a
- * route that is not an API-key `/v1` route stops the boot.
+ * route that is not an API-key route (`/v1`, or the listing family's `/properties/*`) stops the boot.
  */
 @Injectable()
 export class RouteAccess {
@@ -32,7 +32,7 @@ export class RouteAccess {
   grantOf(route: V1Route): RouteGrant {
     this.routes ??= this.build();
     const grant = this.routes.get(route);
-    if (!grant) throw new Error(`MCP tool mirrors ${route}, which is not an API-key /v1 route of this app`);
+    if (!grant) throw new Error(`MCP tool mirrors ${route}, which is not an API-key route of this app`);
     return grant;
   }
 
@@ -51,7 +51,7 @@ export class RouteAccess {
           const handler = (controller.prototype as Record<string, () => unknown>)[name];
           const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
           const access = reflector.getAllAndOverride(ACCESS, [handler, controller]);
-          if (method === undefined || access?.kind !== 'apiKey' || access.family !== 'v1') continue;
+          if (method === undefined || access?.kind !== 'apiKey') continue;
           const grant: RouteGrant = {
             scopes: access.scopes,
             adminOnly: reflector.getAllAndOverride(ADMIN_ONLY, [handler, controller]) ?? false,

@@ -1,9 +1,15 @@
+import { BROCHURE_TOOLS } from './brochures.tools';
 import { CALENDAR_TOOLS } from './calendar.tools';
 import { DEAL_TOOLS } from './deals.tools';
+import { DOCUMENT_TOOLS } from './documents.tools';
 import { LEAD_TOOLS } from './leads.tools';
+import { LISTING_TOOLS } from './listings.tools';
 import { ME_TOOLS } from './me.tools';
+import { NETWORK_TOOLS } from './network.tools';
 import { NOTE_TASK_TOOLS } from './notes-tasks.tools';
+import { QUEUE_TOOLS } from './queues.tools';
 import { RECORD_TOOLS } from './records.tools';
+import { SEARCH_TOOLS } from './search.tools';
 import type { McpTool } from './tool';
 
 /**
@@ -17,4 +23,10 @@ export const MCP_TOOLS: readonly McpTool[] = [
   ...DEAL_TOOLS,
   ...RECORD_TOOLS,
   ...CALENDAR_TOOLS,
+  ...QUEUE_TOOLS,
+  ...SEARCH_TOOLS,
+  ...LISTING_TOOLS,
+  ...DOCUMENT_TOOLS,
+  ...NETWORK_TOOLS,
+  ...BROCHURE_TOOLS,
 ];

@@ -3,8 +3,13 @@ import type { z } from 'zod';
 import type { ApiKeyPrincipal } from '@app/platform';
 import type { UntrustedText } from './untrusted';
 
-/** A `/v1` route as its OpenAPI path names it: `GET /v1/leads/{leadId}`. */
-export type V1Route = `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /v1/${string}`;
+/**
+ * A `/v1` route as its OpenAPI path names it: `GET /v1/leads/{leadId}`; or a route of the
+ * listing family (`POST /properties/search`, `GET /properties/{id}`), the API-key routes property
+ * search and listing reads have (no `/v1` twin).
+ */
+export type V1Route =
+  `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'} /v1/${string}` | `${'GET' | 'POST'} /properties/${string}`;
 
 /** What a tool's `run` gets besides its input. */
 export interface ToolCall<I> {
