@@ -131,6 +131,9 @@ const filterSql = (alias: string, filters: SearchFilters): Statement => {
 
 /** Narrow: the newest matches are sorted by date before anything wide (tsv, text) is read. */
 const COLUMNS = 'c.id, c.lead_id, c.source_kind, c.source_id, c.occurred_at, c.untrusted';
+/** A branch's rows ranked from the tsvector it read, which then stays behind (narrow rows downstream). */
+const RANKED = `n.id, n.lead_id, n.source_kind, n.source_id, n.occurred_at, n.untrusted, n.concept,
+                ts_rank_cd(n.tsv, ?::tsquery) as rank`;
 
 /**
  * How retrieval ranks its matches: `relevance`, the concepts a passage holds then `ts_rank_cd`;
@@ -239,13 +242,13 @@ function newestOfConcept(
                    where c.organization_id = ? and c.tsv @@ ?::tsquery ${window.sql} ${filter.sql}
                      ${own.sql}`;
   return {
-    sql: `(select n.*, ts_rank_cd(n.tsv, ?::tsquery) as rank from (${
+    sql: `(select ${RANKED} from (${
       concept.floor
         ? `${agency} order by c.occurred_at desc limit ${limit}`
         : `select * from (${agency} offset 0) f order by f.occurred_at desc limit ${limit}`
     }) n)
             union all
-            (select n.*, ts_rank_cd(n.tsv, ?::tsquery) as rank from (
+            (select ${RANKED} from (
               select ${columns}
                 from (${reach.shared.sql}) s
                 join search_chunk c on c.organization_id = s.organization_id and c.lead_id = s.lead_id
@@ -275,7 +278,7 @@ function newestOfConcept(
  * passage saying one concept three times before one saying each once); the best `CANDIDATES` come with their tsvector
  * for the rerank, their lead's match counts, and how many matches each concept found
  * (`concept_found`: the retrieval plan widens a window that held too few). Only the ranked rows'
- * tsvectors are read. Run unprepared: each call is planned with its own tsqueries and bounds.
+ * tsvectors are read again. Run unprepared: each call is planned with its own tsqueries and bounds.
  */
 export function retrieveStatement(
   reach: SearchReach,
@@ -306,8 +309,9 @@ export function retrieveStatement(
              limit ${CANDIDATES}
           )
           select b.id, b.lead_id, b.source_kind, b.source_id, b.occurred_at, b.untrusted,
-                 b.rank, b.tsv::text as tsv, lm.lead_matches, lm.lead_kinds, pc.found as concept_found
+                 b.rank, c.tsv::text as tsv, lm.lead_matches, lm.lead_kinds, pc.found as concept_found
             from best b
+            join search_chunk c on c.id = b.id
             join leads_matched lm on lm.lead_id = b.lead_id
            cross join per_concept pc
            order by b.${first}, b.rank desc, b.occurred_at desc, b.id desc`,
