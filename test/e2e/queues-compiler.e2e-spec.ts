@@ -7,8 +7,8 @@ import {
   QUEUE_LEADS_FROM,
   queuePreviewStatement,
   SYSTEM_QUEUE_DEFINITION,
-  type Statement,
 } from '@app/queues';
+import type { Statement } from '@app/platform/core';
 
 /**
  * The queue grammar's semantics (README "Queues (semantics)", one test per line of the table)

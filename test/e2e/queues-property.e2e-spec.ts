@@ -21,8 +21,8 @@ import {
   type Operator,
   type QueueDefinition,
   type SortKey,
-  type Statement,
 } from '@app/queues';
+import type { Statement } from '@app/platform/core';
 
 /**
  * The preview statement against a reference evaluator kept here only (issue 13 "Tests"): a

@@ -2,7 +2,13 @@ import { viewChanges } from './changes';
 
 describe('viewChanges', () => {
   it('names the top-level fields whose JSON differs, in the view’s order, with their old values', () => {
-    const before = { id: 'a', title: 'Flat', tags: ['x'], amount: null, updatedAt: '2026-01-01' };
+    const before = {
+      id: 'a',
+      title: 'Flat',
+      tags: ['x'],
+      amount: null as string | null,
+      updatedAt: '2026-01-01',
+    };
     const after = { id: 'a', title: 'Flat', tags: ['x', 'y'], amount: '10.00', updatedAt: '2026-01-02' };
     expect(viewChanges(before, after)).toEqual({
       changedFields: ['tags', 'amount'],
