@@ -39,6 +39,10 @@ const listingSearch = built('listings/src/application/listing-search.sql.js');
 const listingSummary = built('listings/src/views/listing-summary.row.js');
 const viewingList = built('network/src/application/viewing-list.sql.js');
 const viewingView = built('network/src/views/viewing.view.js');
+// events (issue 19): the event log's page statement and its view
+const eventsSql = built('events/src/log/application/events.sql.js');
+const eventView = built('events/src/log/views/event.view.js');
+const eventsQueries = built('events/src/log/application/events.queries.js');
 // the brochure page's pure renderer (it loads the platform and listings indexes for its helpers)
 const brochureRenderer = built('brochures/src/application/brochure-page.renderer.js');
 const publicPage = built('platform/src/http/public-page.js');
@@ -933,6 +937,33 @@ async function listViewings(key, params) {
   return { data, hasMore, nextOffset: hasMore ? offset + data.length : null, total };
 }
 
+/**
+ * `GET /v1/events?after&limit` (issue 19) as an admin reads it (`types` and members are not read):
+ * the API's page statement, prepared like the admin's, its row mapping, `hasMore` and `nextAfter`.
+ */
+async function listEvents(key, params) {
+  const limit = params.get('limit') === null ? 100 : Number(params.get('limit'));
+  const after = params.get('after') === null ? 0 : Number(params.get('after'));
+  if (!Number.isInteger(limit) || limit < 1 || limit > 500 || !Number.isInteger(after) || after < 0)
+    throw new HttpError(400, 'VALIDATION_FAILED', 'Bad paging.');
+  if (key.owner_role !== 'admin') throw new HttpError(400, 'VALIDATION_FAILED', 'The baseline reads as an admin only.');
+  const { rows } = await run(
+    eventsSql.eventPageStatement({
+      organizationId: key.organization_id,
+      after,
+      take: limit + 1,
+      types: null,
+      leadReach: null,
+    }),
+  );
+  const purgedThrough = Number(rows[0].purged_through);
+  if (eventsQueries.isExpired(after, purgedThrough))
+    throw new HttpError(400, 'EVENT_CURSOR_EXPIRED', 'Events after this sequence are past the retention.');
+  const events = rows.filter((row) => row.id !== null).map(eventView.toEventJson);
+  const data = events.slice(0, limit);
+  return { data, hasMore: events.length > limit, nextAfter: data.length > 0 ? data[data.length - 1].sequence : after };
+}
+
 /** An HTML answer (the public pages). */
 class Html {
   constructor(status, html) {
@@ -1403,6 +1434,7 @@ async function route(req) {
   if (pathname === '/v1/deals') return listDeals(key, url.searchParams);
   if (pathname === '/v1/documents') return listDocuments(key, url.searchParams);
   if (pathname === '/v1/viewings') return listViewings(key, url.searchParams);
+  if (pathname === '/v1/events') return listEvents(key, url.searchParams);
   const byId = /^\/v1\/leads\/(\d{1,15})$/.exec(pathname);
   if (byId) return leadById(key, Number(byId[1]));
   throw new HttpError(404, 'NOT_FOUND', 'No such route.');

@@ -1,5 +1,7 @@
 'use strict';
 // Issue 19's workloads (bench/README.md "Issue 19: events and webhooks"), not in the default set:
+// - `events-list`: `GET /v1/events?after=…&limit=100` as the admin, halfway through 200,000 events of
+//   the agency (seeded as the Outbox writes them), against the baseline's same page statement and view.
 // - `events-note`: what the outbox costs a write: `POST /v1/leads/{id}/notes` on the API (its
 //   event recorded in the transaction when the build emits `note.created`), and on the baseline the
 //   same note insert (with the indexer's statements, as the API) with and without the outbox's
@@ -12,7 +14,7 @@ const http = require('node:http');
 const path = require('node:path');
 const { Client } = require('pg');
 const { Webhook } = require('standardwebhooks');
-const { ROOT, log, sql, seededRandom, getJson, closedLoop, round, median } = require('./lib');
+const { ROOT, log, sql, seededRandom, getJson, canonical, interleavedLegs, round } = require('./lib');
 
 const env = process.env;
 /** `events-note`: notes per leg (a count), before the rounds, and connections. */
@@ -81,62 +83,19 @@ async function runNotes({ sides, ctx, meter, headers, config }) {
   }
   log(`events-note: one note per leg: ${JSON.stringify(checks)}`);
   result.checks = checks;
-  for (const leg of legs) {
-    const warm = await closedLoop({
-      base: leg.server.base,
-      next: next(leg),
-      headers,
-      connections: CONNECTIONS,
-      amount: NOTE_WARMUP,
-    });
-    result.warmup[leg.name] = { requests: warm.requests, statuses: warm.statuses };
-  }
-  const perRound = Math.ceil(NOTE_REQUESTS / config.rounds);
-  for (const leg of legs) leg.rounds = [];
-  for (let r = 0; r < config.rounds; r++) {
-    const order = r % 2 === 0 ? legs : [...legs].reverse();
-    for (const leg of order) {
-      const run = await meter.measure(leg.server.pid, () =>
-        closedLoop({
-          base: leg.server.base,
-          next: next(leg),
-          headers,
-          connections: CONNECTIONS,
-          amount: perRound,
-        }),
-      );
-      leg.rounds.push(run);
-      log(
-        `round ${r + 1} ${leg.name}: ${run.rps} notes/s, p50 ${run.p50} p99 ${run.p99} ms, ` +
-          `server ${run.serverCpuMsPerRequest} ms CPU, PostgreSQL ${run.dbCpuMsPerRequest} ms CPU per note, ` +
-          `${run.non2xx} non-2xx ${JSON.stringify(run.statuses)}, others ${run.cores.others} cores`,
-      );
-    }
-  }
-  for (const leg of legs) {
-    const pick = (f) => median(leg.rounds.map(f));
-    result.legs[leg.name] = {
-      rps: round(
-        pick((r) => r.rps),
-        1,
-      ),
-      p50: pick((r) => r.p50),
-      p99: pick((r) => r.p99),
-      serverCpuMsPerRequest: round(
-        pick((r) => r.serverCpuMsPerRequest),
-        3,
-      ),
-      dbCpuMsPerRequest: round(
-        pick((r) => r.dbCpuMsPerRequest),
-        3,
-      ),
-      statuses: leg.rounds.reduce((all, r) => {
-        for (const [code, count] of Object.entries(r.statuses ?? {})) all[code] = (all[code] ?? 0) + count;
-        return all;
-      }, {}),
-      perRound: leg.rounds,
-    };
-  }
+  await interleavedLegs({
+    label: 'events-note',
+    unit: 'notes',
+    legs,
+    next,
+    headers,
+    connections: CONNECTIONS,
+    warmup: NOTE_WARMUP,
+    requests: NOTE_REQUESTS,
+    rounds: config.rounds,
+    meter,
+    result,
+  });
   const [api, withEvent, without] = legs.map((leg) => result.legs[leg.name]);
   result.outboxCost = {
     // the ratio the issue asks for: the API's notes with the outbox over the baseline's without it
@@ -295,7 +254,77 @@ async function runLag({ sides, ctx, headers }) {
 
 // ---------------------------------------------------------------- the workloads and the report
 
+// ---------------------------------------------------------------- events-list
+
+/** Events seeded in the demo agency for `events-list`; the page read starts halfway. */
+const LIST_EVENTS = Number(env.BENCH_EVENTS_LOG ?? 200_000);
+const LIST_LIMIT = 100;
+
+/**
+ * LIST_EVENTS `note.created` events of the agency's leads, numbered after its counter (the rows the
+ * Outbox writes, written directly), the counter moved past them; then `vacuum analyze event`.
+ */
+async function seedEventLog({ databaseUrl, ctx }) {
+  if (ctx.eventLog) return;
+  const started = Date.now();
+  const [{ first }] = await sql(
+    databaseUrl,
+    `select coalesce((select last from org_event_counter where organization_id = $1), 0)::bigint + 1 as first`,
+    [ctx.organizationId],
+  );
+  const object = { content: NOTE_TEXT, authorId: null, untrusted: false };
+  await sql(
+    databaseUrl,
+    `insert into event (id, organization_id, sequence, type, occurred_at, subject_type, subject_id, lead_id,
+                        record_version, actor, data, changed_fields)
+     select 'evt_bench_' || g, $1, $2::bigint + g - 1, 'note.created',
+            now() - make_interval(secs => ($3 - g) * 2), 'note', gen_random_uuid()::text,
+            ($4::bigint[])[1 + (g % array_length($4::bigint[], 1))], 1,
+            '{"type": "system", "id": null, "userId": null}'::jsonb,
+            jsonb_build_object('object', $5::jsonb || jsonb_build_object('id', 'bench-' || g)), null
+       from generate_series(1, $3) g`,
+    [ctx.organizationId, first, LIST_EVENTS, ctx.leadIds, JSON.stringify(object)],
+  );
+  const last = Number(first) + LIST_EVENTS - 1;
+  await sql(
+    databaseUrl,
+    `insert into org_event_counter (organization_id, last) values ($1, $2)
+     on conflict (organization_id) do update set last = greatest(org_event_counter.last, excluded.last)`,
+    [ctx.organizationId, last],
+  );
+  await sql(databaseUrl, 'vacuum analyze event');
+  ctx.eventLog = { first: Number(first), last, after: Number(first) + Math.floor(LIST_EVENTS / 2) };
+  log(`events-list: ${n(LIST_EVENTS)} events seeded in ${round((Date.now() - started) / 1000, 1)} s`);
+}
+
+const eventsPath = (ctx) => `/v1/events?after=${ctx.eventLog.after}&limit=${LIST_LIMIT}`;
+
+const eventsList = {
+  title: `\`GET /v1/events?after=…&limit=${LIST_LIMIT}\` as the admin, halfway through ${n(LIST_EVENTS)} events of the agency`,
+  row: () => `\`GET /v1/events?after=…&limit=${LIST_LIMIT}\` (${n(LIST_EVENTS)} events)`,
+  open: false,
+  prepare: async (args) => {
+    await seedEventLog(args);
+    const res = await getJson(args.api.base, eventsPath(args.ctx), args.headers);
+    if (res.status !== 200 || res.body.data?.length !== LIST_LIMIT || res.body.hasMore !== true)
+      throw new Error(`events-list: answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+  },
+  path: (ctx) => {
+    const route = eventsPath(ctx);
+    return () => route;
+  },
+  check: async (legs, ctx, headers) => {
+    const texts = [];
+    for (const leg of legs) {
+      const res = await getJson(leg.server.base, eventsPath(ctx), headers);
+      texts.push(`${res.status} ${canonical(res.body)}`);
+    }
+    return texts;
+  },
+};
+
 const EVENT_WORKLOADS = {
+  'events-list': eventsList,
   'events-note': {
     title: `\`POST /v1/leads/{id}/notes\`: ${n(NOTE_REQUESTS)} notes per leg, with and without the outbox, ${CONNECTIONS} connections`,
     row: '`POST /v1/leads/{id}/notes`',

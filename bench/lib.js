@@ -589,7 +589,58 @@ function machine(databaseVersion) {
   };
 }
 
+/**
+ * A write workload's legs measured alike (crm-search-note, events-note): a closed-loop warm-up per
+ * leg, then `rounds` rounds of `requests / rounds` requests each, legs interleaved A B B A, each
+ * round metered (`meter.measure`); fills `result.warmup` and `result.legs` with each leg's medians
+ * (`unit`: what a request makes, for the round lines of the log).
+ */
+async function interleavedLegs({ label, unit, legs, next, headers, connections, warmup, requests, rounds, meter, result }) {
+  for (const leg of legs) {
+    const warm = await closedLoop({ base: leg.server.base, next: next(leg), headers, connections, amount: warmup });
+    result.warmup[leg.name] = { requests: warm.requests, statuses: warm.statuses };
+  }
+  const perRound = Math.ceil(requests / rounds);
+  for (const leg of legs) leg.rounds = [];
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 === 0 ? legs : [...legs].reverse();
+    for (const leg of order) {
+      const run = await meter.measure(leg.server.pid, () =>
+        closedLoop({ base: leg.server.base, next: next(leg), headers, connections, amount: perRound }),
+      );
+      leg.rounds.push(run);
+      log(
+        `${label} round ${r + 1} ${leg.name}: ${run.rps} ${unit}/s, p50 ${run.p50} p99 ${run.p99} ms, ` +
+          `server ${run.serverCpuMsPerRequest} ms CPU, PostgreSQL ${run.dbCpuMsPerRequest} ms CPU per request, ` +
+          `${run.non2xx} non-2xx ${JSON.stringify(run.statuses)}, others ${run.cores.others} cores`,
+      );
+    }
+  }
+  for (const leg of legs) {
+    const pick = (f) => median(leg.rounds.map(f));
+    result.legs[leg.name] = {
+      rps: round(pick((r) => r.rps), 1),
+      p50: pick((r) => r.p50),
+      p99: pick((r) => r.p99),
+      serverCpuMsPerRequest: round(pick((r) => r.serverCpuMsPerRequest), 3),
+      dbCpuMsPerRequest: round(pick((r) => r.dbCpuMsPerRequest), 3),
+      non2xx: leg.rounds.reduce((s, r) => s + r.non2xx, 0),
+      errors: leg.rounds.reduce((s, r) => s + r.errors, 0),
+      statuses: leg.rounds.reduce((all, r) => {
+        for (const [code, count] of Object.entries(r.statuses ?? {})) all[code] = (all[code] ?? 0) + count;
+        return all;
+      }, {}),
+      othersCores: {
+        median: round(pick((r) => r.cores.others), 2),
+        max: Math.max(...leg.rounds.map((r) => r.cores.others)),
+      },
+      perRound: leg.rounds,
+    };
+  }
+}
+
 module.exports = {
+  interleavedLegs,
   ROOT,
   log,
   createBenchDatabase,

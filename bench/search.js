@@ -13,7 +13,7 @@
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 const { Client } = require('pg');
-const { ROOT, log, sql, seededRandom, getJson, canonical, closedLoop, round, median } = require('./lib');
+const { ROOT, log, sql, seededRandom, getJson, canonical, interleavedLegs, round } = require('./lib');
 const { COMMON_QUERIES, EVENTS, plan, buildSearchData, sizes, stripAccents } = require('./search-data');
 
 const env = process.env;
@@ -443,71 +443,19 @@ async function runNotes({ sides, ctx, meter, headers, config }) {
   }
   log(`crm-search-note: one note per leg: ${JSON.stringify(checks)}`);
   result.checks = checks;
-  for (const leg of legs) {
-    const warm = await closedLoop({
-      base: leg.server.base,
-      next: next(leg),
-      headers,
-      connections: CONNECTIONS,
-      amount: NOTE_WARMUP,
-    });
-    result.warmup[leg.name] = { requests: warm.requests, statuses: warm.statuses };
-  }
-  const perRound = Math.ceil(NOTE_REQUESTS / config.rounds);
-  for (const leg of legs) leg.rounds = [];
-  for (let r = 0; r < config.rounds; r++) {
-    const order = r % 2 === 0 ? legs : [...legs].reverse();
-    for (const leg of order) {
-      const run = await meter.measure(leg.server.pid, () =>
-        closedLoop({
-          base: leg.server.base,
-          next: next(leg),
-          headers,
-          connections: CONNECTIONS,
-          amount: perRound,
-        }),
-      );
-      leg.rounds.push(run);
-      log(
-        `round ${r + 1} ${leg.name}: ${run.rps} notes/s, p50 ${run.p50} p99 ${run.p99} ms, ` +
-          `server ${run.serverCpuMsPerRequest} ms CPU, PostgreSQL ${run.dbCpuMsPerRequest} ms CPU per note, ` +
-          `${run.non2xx} non-2xx ${JSON.stringify(run.statuses)}, others ${run.cores.others} cores`,
-      );
-    }
-  }
-  for (const leg of legs) {
-    const pick = (f) => median(leg.rounds.map(f));
-    result.legs[leg.name] = {
-      rps: round(
-        pick((r) => r.rps),
-        1,
-      ),
-      p50: pick((r) => r.p50),
-      p99: pick((r) => r.p99),
-      serverCpuMsPerRequest: round(
-        pick((r) => r.serverCpuMsPerRequest),
-        3,
-      ),
-      dbCpuMsPerRequest: round(
-        pick((r) => r.dbCpuMsPerRequest),
-        3,
-      ),
-      non2xx: leg.rounds.reduce((s, r) => s + r.non2xx, 0),
-      errors: leg.rounds.reduce((s, r) => s + r.errors, 0),
-      statuses: leg.rounds.reduce((all, r) => {
-        for (const [code, count] of Object.entries(r.statuses ?? {})) all[code] = (all[code] ?? 0) + count;
-        return all;
-      }, {}),
-      othersCores: {
-        median: round(
-          pick((r) => r.cores.others),
-          2,
-        ),
-        max: Math.max(...leg.rounds.map((r) => r.cores.others)),
-      },
-      perRound: leg.rounds,
-    };
-  }
+  await interleavedLegs({
+    label: 'crm-search-note',
+    unit: 'notes',
+    legs,
+    next,
+    headers,
+    connections: CONNECTIONS,
+    warmup: NOTE_WARMUP,
+    requests: NOTE_REQUESTS,
+    rounds: config.rounds,
+    meter,
+    result,
+  });
   const [api, withIndex, without] = legs.map((leg) => result.legs[leg.name]);
   result.indexCost = {
     rateRatio: round(withIndex.rps / without.rps, 2),
