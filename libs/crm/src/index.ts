@@ -58,16 +58,6 @@ export { UpsertResultView, type UpsertResultJson } from './views/record-upsert.v
 export { LeadFactsService, type FactsRebuildJson } from './application/lead-facts.service';
 export { leadWorkFactsStatement } from './application/records.sql';
 
-// Events (issue 19): a record's version and its Outbox drafts, inside the write's transaction.
-export {
-  CrmEvents,
-  changeOf,
-  leadEventParts,
-  type EventPart,
-  type FieldChange,
-  type FieldValues,
-} from './application/crm-events';
-
 // The only door to a lead: later contexts reach leads, and records kept on leads, through it.
 export { LeadAccess, type OnLead } from './application/lead-access';
 export type { LeadReachScope, Statement } from './domain/lead-reach';

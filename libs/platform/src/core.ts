@@ -10,4 +10,5 @@ export * from './errors/domain-error';
 export { isDependencyUnavailable } from './errors/unavailable';
 export type { ErrorCode, ValidationIssue } from './errors/error-codes';
 export * from './auth/principal';
+export * from './auth/scope-grants';
 export * from './auth/secrets';

@@ -35,6 +35,7 @@ export {
   SESSION_TOKEN_PREFIX,
 } from './auth/credentials';
 export * from './auth/principal';
+export * from './auth/scope-grants';
 export * from './auth/secrets';
 
 // the HTTP pipeline and its building blocks

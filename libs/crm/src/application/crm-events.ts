@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { EventActor, EventDraft, EventType, Outbox, preparedRows } from '@app/platform';
+import { EventActor, EventDraft, EventType, Outbox, preparedRows, viewChanges } from '@app/platform';
 import type { Lead } from '../domain/lead.entity';
 import type { LeadInquiry } from '../domain/lead-inquiry.entity';
 import type { Note } from '../domain/note.entity';
@@ -55,16 +55,10 @@ export const taskFields = (task: Task): FieldValues => {
 };
 
 const copy = (value: unknown): unknown => (Array.isArray(value) ? [...(value as unknown[])] : value);
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-/** The fields whose values differ (in `before`'s order), with their old values; null when none. */
+/** The fields whose values differ (the platform's `viewChanges`), with their old values; null when none. */
 export function changeOf(before: FieldValues, after: FieldValues): FieldChange | null {
-  const changedFields = Object.keys(before).filter((field) => !same(before[field], after[field]));
-  if (changedFields.length === 0) return null;
-  return {
-    changedFields,
-    previous: Object.fromEntries(changedFields.map((field) => [field, before[field]])),
-  };
+  const change = viewChanges(before, after);
+  return change.changedFields.length === 0 ? null : change;
 }
 
 const pick = (change: FieldChange, fields: string[]): FieldChange | null => {

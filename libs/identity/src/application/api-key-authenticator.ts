@@ -5,6 +5,7 @@ import {
   ApiKeyPrincipal,
   CallContext,
   Clock,
+  authUnavailable,
   DomainError,
   Role,
   sha256,
@@ -118,14 +119,7 @@ export class DbApiKeyAuthenticator extends ApiKeyAuthenticator {
     try {
       facts = await this.keys.doorFactsBySecretHash(secretHash);
     } catch {
-      throw new DomainError(
-        'AUTH_UNAVAILABLE',
-        'The key owner could not be checked; retry shortly.',
-        undefined,
-        {
-          'Retry-After': '1',
-        },
-      );
+      throw authUnavailable('The key owner could not be checked; retry shortly.');
     }
     if (!facts) return null;
     this.cache.set(secretHash, facts);

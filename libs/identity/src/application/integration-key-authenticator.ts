@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   Clock,
+  authUnavailable,
   DomainError,
   INTEGRATION_KEY_PATTERN,
   integrationActor,
@@ -56,9 +57,7 @@ export class DbIntegrationKeyAuthenticator extends IntegrationKeyAuthenticator {
     try {
       facts = await this.keys.doorFactsByKeyHash(keyHash);
     } catch {
-      throw new DomainError('AUTH_UNAVAILABLE', 'The key could not be checked; retry shortly.', undefined, {
-        'Retry-After': '1',
-      });
+      throw authUnavailable('The key could not be checked; retry shortly.');
     }
     if (!facts) return null;
     this.cache.set(keyHash, facts);

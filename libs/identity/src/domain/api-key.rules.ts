@@ -1,4 +1,6 @@
 import {
+  ADMIN_ONLY_SCOPES,
+  assertGrantable,
   DAY,
   DomainError,
   HOUR,
@@ -33,8 +35,8 @@ export const V1_KEYS_SINCE = new Date('2026-10-04T00:00:00.000Z');
 export const ROTATION_GRACE_MS = 24 * HOUR;
 export const MAX_EXPIRY_DAYS = 3650;
 
-/** Only an admin may grant these (403 API_KEY_SCOPE_NOT_GRANTABLE otherwise). */
-export const ADMIN_ONLY_SCOPES: readonly GrantableScope[] = ['properties:write', 'media:write'];
+/** The grant rule (admin-only scopes) is the platform's, shared with MCP keys. */
+export { ADMIN_ONLY_SCOPES, assertGrantable };
 
 /** Server scopes: such a key cannot list websites and is refused when sent with an Origin. */
 export const isServerScope = (scope: Scope): boolean =>
@@ -94,16 +96,6 @@ export function originAllowed(
 export const goesOnAsAgencyKey = (key: KeyLife): boolean => isLegacyKey(key);
 
 export const rotationGraceEndsAt = (now: Date): Date => new Date(now.getTime() + ROTATION_GRACE_MS);
-
-/** A member cannot grant the admin-only scopes. */
-export function assertGrantable(role: Role, scopes: Scope[]): void {
-  if (role !== 'admin' && scopes.some((scope) => ADMIN_ONLY_SCOPES.includes(scope as GrantableScope))) {
-    throw new DomainError(
-      'API_KEY_SCOPE_NOT_GRANTABLE',
-      `Only an admin can grant ${ADMIN_ONLY_SCOPES.join(' or ')}.`,
-    );
-  }
-}
 
 /** The reserved scope stays where it was: it can be neither added nor sent. */
 export function assertNotReserved(scopes: Scope[]): void {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   ApiKeyPrincipal,
   Clock,
+  authUnavailable,
   DomainError,
   MCP_KEY_PATTERN,
   McpKeyAuthenticator,
@@ -64,14 +65,7 @@ export class DbMcpKeyAuthenticator extends McpKeyAuthenticator {
     try {
       facts = await this.keys.doorFactsBySecretHash(secretHash);
     } catch {
-      throw new DomainError(
-        'AUTH_UNAVAILABLE',
-        'The key owner could not be checked; retry shortly.',
-        undefined,
-        {
-          'Retry-After': '1',
-        },
-      );
+      throw authUnavailable('The key owner could not be checked; retry shortly.');
     }
     if (facts) {
       this.cache.set(secretHash, facts);

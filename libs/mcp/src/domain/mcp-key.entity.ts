@@ -1,6 +1,7 @@
 import { ArrayType, Entity, EntityRepositoryType, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 import {
+  assertGrantable,
   DAY,
   DomainError,
   randomAlphanumeric,
@@ -13,9 +14,6 @@ import { McpKeyRepository } from './mcp-key.repository';
 export const MCP_KEY_PREFIX = 'svc_mcp_';
 export const MCP_PREFIX_HINT_LENGTH = 12;
 export const ACTIVE_MCP_KEYS_PER_PERSON = 10;
-
-/** Only an admin may grant these, as on API keys (403 API_KEY_SCOPE_NOT_GRANTABLE otherwise). */
-export const ADMIN_ONLY_MCP_SCOPES: readonly GrantableScope[] = ['properties:write', 'media:write'];
 
 export type McpKeyStatus = 'active' | 'revoked' | 'expired';
 
@@ -90,12 +88,7 @@ export class McpKey {
 
   /** A key the person asks for: the admin-only scopes only from an admin (the API keys' grant rule). */
   static issue(owner: McpKeyActor, input: NewMcpKey, now: Date): McpKey {
-    if (owner.role !== 'admin' && input.scopes.some((scope) => ADMIN_ONLY_MCP_SCOPES.includes(scope))) {
-      throw new DomainError(
-        'API_KEY_SCOPE_NOT_GRANTABLE',
-        `Only an admin can grant ${ADMIN_ONLY_MCP_SCOPES.join(' or ')}.`,
-      );
-    }
+    assertGrantable(owner.role, input.scopes);
     return new McpKey(owner, input, `${MCP_KEY_PREFIX}${randomAlphanumeric(32)}`, now);
   }
 

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
+  ADMIN_ONLY_SCOPES,
   ApiBadRequestErrors,
   ApiConflictError,
   ApiForbiddenError,
@@ -12,7 +13,6 @@ import {
   UuidParam,
 } from '@app/platform';
 import { McpKeysService } from '../application/mcp-keys.service';
-import { ADMIN_ONLY_MCP_SCOPES } from '../domain/mcp-key.entity';
 import { CreatedMcpKeyView, McpKeyPageView, McpKeyRevokedView } from '../views/mcp-key.view';
 import { CreateMcpKeyDto, ListMcpKeysQueryDto } from './dto/mcp-key.dto';
 
@@ -34,7 +34,7 @@ export class McpKeysController {
   @Session()
   @ApiCreatedResponse({ type: CreatedMcpKeyView, description: 'The secret `key` is shown only here.' })
   @ApiJsonBodyErrors()
-  @ApiForbiddenError(`API_KEY_SCOPE_NOT_GRANTABLE: a member granting ${ADMIN_ONLY_MCP_SCOPES.join(' or ')}`)
+  @ApiForbiddenError(`API_KEY_SCOPE_NOT_GRANTABLE: a member granting ${ADMIN_ONLY_SCOPES.join(' or ')}`)
   @ApiConflictError('API_KEY_LIMIT_REACHED: the person already has 10 active MCP keys')
   create(@CurrentPrincipal() actor: Principal, @Body() body: CreateMcpKeyDto) {
     return this.keys.create(actor, body);

@@ -29,6 +29,10 @@ export const conflict = (message: string): DomainError => new DomainError('CONFL
 export const unauthenticated = (message = 'A valid credential is required.'): DomainError =>
   new DomainError('UNAUTHENTICATED', message);
 
+/** The key door could not look a key up (its database did not answer): 503 with `Retry-After: 1`, never a 500. */
+export const authUnavailable = (message: string): DomainError =>
+  new DomainError('AUTH_UNAVAILABLE', message, undefined, { 'Retry-After': '1' });
+
 /** A dependency (the database, Redis) did not answer: 503 INTERNAL, retry with backoff. */
 export class DependencyUnavailableError extends Error {
   override name = 'DependencyUnavailableError';
