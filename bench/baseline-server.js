@@ -1115,42 +1115,45 @@ async function searchCrm(key, body) {
   const plan = searchQuery.planQuery(query);
   const searchReach = searchReachOf(key);
   const filters = {};
-  const [analyzed] = (
-    await run(SQL.searchAnalyze(key.organization_id, [...plan.terms, ...plan.phraseWords], []))
-  ).rows;
   // the same retrieval plan (retrieveNewest): each concept whole or in a window, unnamed statements
-  const runRows = async (statement, unprepared) =>
-    (await (unprepared ? runUnnamed(statement) : run(statement))).rows;
-  let rows = [];
-  if (plan.terms.length > 0) {
-    const [planned] = await runRows(
-      SQL.searchConcepts(key.organization_id, analyzed.configs, {
-        all: searchService.websearchPerConfig(plan, analyzed.configs, analyzed.lexemes),
-        own: searchService.websearchPerConfig(plan, analyzed.configs, analyzed.lexemes, 'own'),
-      }),
-    );
-    // in one transaction with the retrieval's sort memory, as SearchService.retrieve
+  const runRows = async (statement, unprepared, client) =>
+    (await (unprepared ? runUnnamed(statement, client) : run(statement, client))).rows;
+  // one transaction with the search's settings for the analyze statement and retrieval, as SearchService.run
+  const inSearchTransaction = async (work) => {
     const client = await pool.connect();
     try {
       await client.query('begin');
       await run(SQL.searchRetrievalSettings, client);
-      const inTransaction = async (statement, unprepared) =>
-        (await (unprepared ? runUnnamed(statement, client) : run(statement, client))).rows;
-      rows = await searchRetrieval.retrieveNewest(
-        inTransaction,
-        searchReach,
-        searchRetrieval.conceptsToRetrieve(planned),
-        Number(planned.chunks),
-        filters,
-      );
+      const result = await work((statement, unprepared) => runRows(statement, unprepared, client));
       await client.query('commit');
+      return result;
     } catch (err) {
       await client.query('rollback').catch(() => {});
       throw err;
     } finally {
       client.release();
     }
-  }
+  };
+  const { analyzed, rows } = await inSearchTransaction(async (inTransaction) => {
+    const [analyzed] = await inTransaction(
+      SQL.searchAnalyze(key.organization_id, [...plan.terms, ...plan.phraseWords], []),
+    );
+    if (plan.terms.length === 0) return { analyzed, rows: [] };
+    const [planned] = await inTransaction(
+      SQL.searchConcepts(key.organization_id, analyzed.configs, {
+        all: searchService.websearchPerConfig(plan, analyzed.configs, analyzed.lexemes),
+        own: searchService.websearchPerConfig(plan, analyzed.configs, analyzed.lexemes, 'own'),
+      }),
+    );
+    const rows = await searchRetrieval.retrieveNewest(
+      inTransaction,
+      searchReach,
+      searchRetrieval.conceptsToRetrieve(planned),
+      Number(planned.chunks),
+      filters,
+    );
+    return { analyzed, rows };
+  });
   const candidates = rows.map((row) => ({
     chunkId: String(row.id),
     leadId: Number(row.lead_id),
@@ -1216,16 +1219,18 @@ async function searchCrm(key, body) {
     }
     if (similarity.size > 0) {
       const lexemes = [...similarity.keys()];
-      const [estimates] = await runRows(SQL.searchLexemeEstimates(key.organization_id, lexemes));
-      const fuzzyRows = await searchRetrieval.retrieveNewest(
-        runRows,
-        searchReach,
-        searchRetrieval.estimatedConcepts(lexemes, estimates),
-        Number(estimates.chunks),
-        filters,
-        searchRetrieval.RETRIEVAL_LIMITS,
-        'concept',
-      );
+      const fuzzyRows = await inSearchTransaction(async (inTransaction) => {
+        const [estimates] = await inTransaction(SQL.searchLexemeEstimates(key.organization_id, lexemes));
+        return searchRetrieval.retrieveNewest(
+          inTransaction,
+          searchReach,
+          searchRetrieval.estimatedConcepts(lexemes, estimates),
+          Number(estimates.chunks),
+          filters,
+          searchRetrieval.RETRIEVAL_LIMITS,
+          'concept',
+        );
+      });
       const known = new Set(found.map((g) => g.leadId));
       const closestOf = (tsv) => {
         for (const [lexeme, value] of similarity) if (tsv.includes(`${lexeme}:`)) return value;

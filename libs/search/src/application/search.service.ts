@@ -143,14 +143,20 @@ export class SearchService implements OnApplicationBootstrap {
   ): Promise<SearchAnswerJson> {
     const reach: SearchReach = { organizationId: actor.organizationId, ...this.access.searchSql(actor, 'l') };
     const extra = options.extraConfigs ?? [];
-    const [analyzed] = await preparedRows<{
-      configs: string[];
-      lexemes: [number, string, string, number[]][];
-    }>(this.em, analyzeStatement(actor.organizationId, [...plan.terms, ...plan.phraseWords], extra));
-    const rows =
-      plan.terms.length === 0
-        ? []
-        : await this.retrieve(reach, plan, analyzed.configs, analyzed.lexemes, filters);
+    // one transaction with the search's settings (`retrievalSettingsStatement`) for every read of the
+    // index: the configurations and the lead languages, the estimates, the windows, the retrieve
+    const { analyzed, rows } = await this.em.transactional(async (em) => {
+      await preparedRows(em, retrievalSettingsStatement());
+      const [analyzed] = await preparedRows<{
+        configs: string[];
+        lexemes: [number, string, string, number[]][];
+      }>(em, analyzeStatement(actor.organizationId, [...plan.terms, ...plan.phraseWords], extra));
+      const rows =
+        plan.terms.length === 0
+          ? []
+          : await this.retrieve(em, reach, plan, analyzed.configs, analyzed.lexemes, filters);
+      return { analyzed, rows };
+    });
     const candidates = rows.map(toCandidate);
     const { ranked, reranked } = this.reranker.rerank(
       candidates,
@@ -177,36 +183,34 @@ export class SearchService implements OnApplicationBootstrap {
     };
   }
 
-  /** Runs a statement on the request's entity manager (`StatementRunner`). */
-  private readonly rows: StatementRunner = (statement, unprepared) =>
-    preparedRows(this.em, statement, unprepared ? { prepare: false } : {});
+  /** Runs statements on an entity manager (`StatementRunner`): the search transaction's. */
+  private static runner(em: EntityManager): StatementRunner {
+    return (statement, unprepared) => preparedRows(em, statement, unprepared ? { prepare: false } : {});
+  }
 
   /**
-   * Retrieval: each concept's tsqueries (with and without its thesaurus alternatives) and the
-   * estimates in one statement, then `retrieveNewest`. A common concept (its caller's forms alone
-   * expected in more than `WHOLE_READ_MATCHES` passages) is retrieved by those forms only: its
-   * newest matches are plenty, and the alternatives would cost every ranked passage (the rerank
-   * still weighs them).
+   * Retrieval, in the search's transaction: each concept's tsqueries (with and without its
+   * thesaurus alternatives) and the estimates in one statement, then `retrieveNewest`. A common
+   * concept (its caller's forms alone expected in more than `WHOLE_READ_MATCHES` passages) is
+   * retrieved by those forms only: its newest matches are plenty, and the alternatives would cost
+   * every ranked passage (the rerank still weighs them).
    */
   private async retrieve(
+    em: EntityManager,
     reach: SearchReach,
     plan: QueryPlan,
     configs: string[],
     lexemes: [number, string, string, number[]][],
     filters: SearchFilters,
   ): Promise<CandidateRow[]> {
-    const [planned] = await this.rows<Estimates & { queries: [number, string, string][] }>(
+    const rows = SearchService.runner(em);
+    const [planned] = await rows<Estimates & { queries: [number, string, string][] }>(
       conceptQueriesStatement(reach.organizationId, configs, {
         all: websearchPerConfig(plan, configs, lexemes),
         own: websearchPerConfig(plan, configs, lexemes, 'own'),
       }),
     );
-    return this.em.transactional(async (em) => {
-      await preparedRows(em, retrievalSettingsStatement());
-      const rows: StatementRunner = (statement, unprepared) =>
-        preparedRows(em, statement, unprepared ? { prepare: false } : {});
-      return retrieveNewest(rows, reach, conceptsToRetrieve(planned), Number(planned.chunks), filters);
-    });
+    return retrieveNewest(rows, reach, conceptsToRetrieve(planned), Number(planned.chunks), filters);
   }
 
   /**
@@ -239,16 +243,20 @@ export class SearchService implements OnApplicationBootstrap {
     }
     if (similarity.size === 0) return [];
     const lexemes = [...similarity.keys()];
-    const [estimates] = await this.rows<Estimates>(lexemeEstimatesStatement(reach.organizationId, lexemes));
-    const rows = await retrieveNewest(
-      this.rows,
-      reach,
-      estimatedConcepts(lexemes, estimates),
-      Number(estimates.chunks),
-      filters,
-      RETRIEVAL_LIMITS,
-      'concept',
-    );
+    const rows = await this.em.transactional(async (em) => {
+      await preparedRows(em, retrievalSettingsStatement());
+      const run = SearchService.runner(em);
+      const [estimates] = await run<Estimates>(lexemeEstimatesStatement(reach.organizationId, lexemes));
+      return retrieveNewest(
+        run,
+        reach,
+        estimatedConcepts(lexemes, estimates),
+        Number(estimates.chunks),
+        filters,
+        RETRIEVAL_LIMITS,
+        'concept',
+      );
+    });
     const known = new Set(found.map((g) => g.leadId));
     const scored = rows
       .filter((row) => !known.has(Number(row.lead_id)))

@@ -194,14 +194,18 @@ export function conceptQueriesStatement(
 export const RETRIEVAL_WORK_MEM = '16MB';
 
 /**
- * The retrieval's settings, for its transaction only: its sort memory, and no plain index scans.
- * A window is read by bitmaps (the concept's GIN entries AND the window's dates), visiting only
- * the heap pages of its matches; the planner would otherwise often walk the date index newest
- * first, fetching every passage of the window (a word in 15 % of them: 34,000 fetches for 5,000
- * matches, 220 ms against 88 ms). Bitmap scans serve every other read of the statement as well.
+ * The search's settings, for its transaction only: its sort memory, no plain index scans, no
+ * parallel workers. A window is read by bitmaps (the concept's GIN entries AND the window's dates),
+ * visiting only the heap pages of its matches; the planner would otherwise often walk the date
+ * index newest first, fetching every passage of the window (a word in 15 % of them: 34,000 fetches
+ * for 5,000 matches, 220 ms against 88 ms). Bitmap scans serve every other read of the statements
+ * as well. Parallel workers: the planner gave the lead-language count of a 100,000-lead agency two
+ * workers, whose start cost 40 ms of a 50 ms statement (the same count alone takes 13 ms); a
+ * search is one of many requests on the server's cores, so it never takes more than its own.
  */
 export const retrievalSettingsStatement = (): Statement => ({
-  sql: `select set_config('work_mem', ?, true), set_config('enable_indexscan', 'off', true)`,
+  sql: `select set_config('work_mem', ?, true), set_config('enable_indexscan', 'off', true),
+               set_config('max_parallel_workers_per_gather', '0', true)`,
   params: [RETRIEVAL_WORK_MEM],
 });
 
@@ -373,7 +377,11 @@ export const trigramThresholdStatement = (): Statement => ({
 
 /**
  * Snippets of the chunks shown only: `ts_headline` under each chunk's language, plain text (no
- * markers), one fragment of at most 30 words. The ids came from statements that checked reach;
+ * markers), one fragment of at most 30 words. The query's alternatives once each: the same words
+ * under several configurations often parse alike, and `ts_headline`'s cost grows with the query's
+ * items (a phrase with its thesaurus forms under four configurations: 34 branches, 15 distinct;
+ * 50 ms for 30 passages against 10). Split at the top level's `|` (a websearch query has no
+ * parentheses, and no lexeme holds a space). The ids came from statements that checked reach;
  * the organization (or the share) is checked again.
  */
 export function headlineStatement(
@@ -384,8 +392,9 @@ export function headlineStatement(
 ): Statement {
   return {
     sql: `with q as (
-            select search_tsquery_or(websearch_to_tsquery(x.cfg::regconfig, x.text)) as tq
+            select coalesce(string_agg(distinct b.branch, ' | ') filter (where b.branch <> ''), '')::tsquery as tq
               from unnest(?::text[], ?::text[]) x(cfg, text)
+             cross join regexp_split_to_table(websearch_to_tsquery(x.cfg::regconfig, x.text)::text, ' \\| ') b(branch)
           )
           select c.id, c.text,
                  ts_headline(search_config(c.language), c.text, q.tq,

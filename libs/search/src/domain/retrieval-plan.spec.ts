@@ -2,6 +2,7 @@ import {
   conceptMatchesEstimate,
   firstWindow,
   lexemesOf,
+  sameWords,
   tsqueryBranches,
   widened,
   WHOLE_READ_MATCHES,
@@ -36,6 +37,36 @@ describe('retrieval plan', () => {
     ]);
     expect(conceptMatchesEstimate([`'sea' <-> 'view'`, `'meerblick'`], counts)).toBe(30_900);
     expect(conceptMatchesEstimate([`'unknown'`], counts)).toBe(0);
+  });
+
+  it("counts the forms of one alternative under several configurations as the largest, not their sum", () => {
+    const counts = new Map([
+      [`'hipoteca'`, 118_000],
+      [`'hipotec'`, 110_000],
+      [`'mortgag'`, 40_000],
+      [`'vistas'`, 60_000],
+      [`'vista'`, 61_000],
+      [`'vist'`, 62_000],
+      [`'al'`, 500_000],
+      [`'mar'`, 45_000],
+    ]);
+    expect(conceptMatchesEstimate([`'hipoteca'`, `'hipotec'`, `'mortgag'`], counts)).toBe(158_000);
+    // a stop word one configuration dropped: still the same phrase
+    expect(
+      conceptMatchesEstimate(
+        [`'vista' <-> 'al' <-> 'mar'`, `'vistas' <2> 'mar'`, `'vist' <2> 'mar'`],
+        counts,
+      ),
+    ).toBe(45_000);
+  });
+
+  it('tells forms of the same words from other words', () => {
+    expect(sameWords(['hipoteca'], ['hipotec'])).toBe(true);
+    expect(sameWords(['vistas', 'mar'], ['vista', 'al', 'mar'])).toBe(true);
+    expect(sameWords(['terraza'], ['terrazza'])).toBe(false);
+    expect(sameWords(['al'], ['alto'])).toBe(false);
+    expect(sameWords(['sea', 'view'], ['sea'])).toBe(true);
+    expect(sameWords([], ['sea'])).toBe(false);
   });
 
   it('reads a rare concept whole and a common one in a window sized for three times its share', () => {

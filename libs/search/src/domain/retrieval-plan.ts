@@ -45,16 +45,48 @@ export function lexemesOf(tsquery: string): string[] {
 
 /**
  * A concept's expected matches: each alternative matches at most as many passages as its rarest
- * word (a phrase or an AND holds all its words), the alternatives together at most their sum.
- * Biased high on purpose: a high estimate costs one more cheap pass, a low one a whole read.
+ * word (a phrase or an AND holds all its words); the forms of one alternative (the same words
+ * under several configurations: `'hipoteca'`, `'hipotec'`; `'sea' <-> 'view'`, `'sea' <->
+ * 'views'`) mostly match the same passages, since each passage holds its words under its own
+ * language and as written (`sameWords`), so they count as their largest; different alternatives
+ * add up. Still biased high (a phrase's words also appear apart): a high estimate costs a window
+ * too small and one more pass, a low one more passages read.
  */
 export function conceptMatchesEstimate(branches: string[], lexemeMatches: Map<string, number>): number {
-  let total = 0;
+  const groups: { lexemes: string[]; matches: number }[] = [];
   for (const branch of branches) {
+    const lexemes = lexemesOf(branch).map(unquoted);
     const counts = lexemesOf(branch).map((lexeme) => lexemeMatches.get(lexeme) ?? 0);
-    total += counts.length ? Math.min(...counts) : 0;
+    const matches = counts.length ? Math.min(...counts) : 0;
+    const group = groups.find((g) => sameWords(g.lexemes, lexemes));
+    if (group) group.matches = Math.max(group.matches, matches);
+    else groups.push({ lexemes, matches });
   }
-  return total;
+  return groups.reduce((total, group) => total + group.matches, 0);
+}
+
+/**
+ * Two alternatives are forms of the same words when each word of one (a stop word dropped by one
+ * configuration aside) has a form in the other that begins with it or that it begins with: a
+ * stemmer's lexeme is its word cut short (`hipotec`, `vist`), the `app_simple` one the word itself.
+ */
+export function sameWords(a: string[], b: string[]): boolean {
+  const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a];
+  return (
+    shorter.length > 0 && shorter.every((word) => longer.some((other) => prefixForms(word, other)))
+  );
+}
+
+/** A lexeme this short is no evidence of a shared word (`al`, `de`). */
+const MIN_STEM = 3;
+
+function prefixForms(a: string, b: string): boolean {
+  if (Math.min(a.length, b.length) < MIN_STEM) return a === b;
+  return a.startsWith(b) || b.startsWith(a);
+}
+
+function unquoted(lexeme: string): string {
+  return lexeme.slice(1, -1).replace(/''/g, "'");
 }
 
 /**
