@@ -39,7 +39,7 @@ describe('retrieval plan', () => {
     expect(conceptMatchesEstimate([`'unknown'`], counts)).toBe(0);
   });
 
-  it("counts the forms of one alternative under several configurations as the largest, not their sum", () => {
+  it('counts the forms of one alternative under several configurations as the largest, not their sum', () => {
     const counts = new Map([
       [`'hipoteca'`, 118_000],
       [`'hipotec'`, 110_000],

@@ -72,9 +72,7 @@ export function conceptMatchesEstimate(branches: string[], lexemeMatches: Map<st
  */
 export function sameWords(a: string[], b: string[]): boolean {
   const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a];
-  return (
-    shorter.length > 0 && shorter.every((word) => longer.some((other) => prefixForms(word, other)))
-  );
+  return shorter.length > 0 && shorter.every((word) => longer.some((other) => prefixForms(word, other)));
 }
 
 /** A lexeme this short is no evidence of a shared word (`al`, `de`). */
