@@ -266,11 +266,12 @@ async function retrievePlan(ctx, query, withTrigram = false) {
       }),
     );
     const concepts = retrieval.conceptsToRetrieve(planned);
-    // the retrieval's sort memory, as its transaction sets it
+    // the search's settings, as its transaction sets them (retrievalSettingsStatement)
     await client.query(`set work_mem = '${searchSql.RETRIEVAL_WORK_MEM}'`);
     await client.query('set enable_indexscan = off');
+    await client.query('set max_parallel_workers_per_gather = 0');
     await retrieval.retrieveNewest(runRows, searchReach, concepts, Number(planned.chunks), {});
-    const retrieves = statements.filter((s) => s.sql.includes('with found as'));
+    const retrieves = statements.filter((s) => s.sql.includes('found as ('));
     const retrieve = numbered(retrieves[retrieves.length - 1]);
     const { rows } = await client.query(`explain (analyze, buffers) ${retrieve.text}`, retrieve.values);
     // the typo class: no passage matches (nothing retrieved), so the trigram pass is what runs:

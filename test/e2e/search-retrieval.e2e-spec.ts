@@ -17,9 +17,10 @@ import { Agency, sql, TestApp } from '../fixtures';
 
 /**
  * The retrieval plan (README "Search", "Retrieval plan") on a real index: a common concept read in
- * date windows takes the same newest matches as a whole read, a window that held too few is
- * widened until it holds them (or the concept is read whole), and a lead or an `occurredTo`
- * reads whole. The bounds are lowered (`RetrievalLimits`) so 600 passages make a concept common.
+ * date slices takes the same newest matches as a whole read, a first slice that held too few is
+ * followed by the next ones in the same statement (the last reads everything older), one that held
+ * four fifths of the share is enough, and a lead or an `occurredTo` reads whole. The bounds are
+ * lowered (`RetrievalLimits`) so 600 passages make a concept common.
  */
 describe('search retrieval plan: windows on a real index', () => {
   let t: TestApp;
@@ -76,7 +77,7 @@ describe('search retrieval plan: windows on a real index', () => {
     return { rows, sent: sent.slice(1) };
   };
   const ids = (rows: CandidateRow[]) => rows.map((row) => String(row.id)).sort();
-  const retrieves = (sent: Statement[]) => sent.filter((s) => s.sql.includes('with found as'));
+  const retrieves = (sent: Statement[]) => sent.filter((s) => s.sql.includes('found as ('));
 
   it('the organization’s passages and a word’s are estimated from the planner', async () => {
     const [estimates] = await rowsOf<Estimates>(
@@ -103,14 +104,28 @@ describe('search retrieval plan: windows on a real index', () => {
     expect(windowed.rows[0].concept_found).toEqual({ 0: 40 });
   });
 
-  it('a window that held too few matches is widened until it holds them, or read whole', async () => {
-    // the phrase is in 15 of 600 passages, estimated as common as its words
+  it('a first slice that held too few is followed by the next ones, in the same statement', async () => {
+    // the phrase is in 15 of 600 passages, estimated as common as its words: the first slice (the
+    // newest 16 passages) holds 1, the second (60 hours before) 1, the third the rest
     const concept = { tsquery: `'casa' <-> 'rural'`, estimate: 600 };
     const windowed = await retrieve([concept], { newestMatches: 12, wholeReadMatches: 10 });
     const whole = await retrieve([concept], { newestMatches: 12, wholeReadMatches: Number.MAX_SAFE_INTEGER });
-    expect(retrieves(windowed.sent).length).toBeGreaterThan(1);
+    expect(retrieves(windowed.sent)).toHaveLength(1);
+    expect(retrieves(windowed.sent)[0].sql).toContain('s0_3 as (');
     expect(ids(windowed.rows)).toEqual(ids(whole.rows));
     expect(windowed.rows).toHaveLength(12);
+  });
+
+  it('a first slice that held four fifths of the share is enough: the next ones are not read', async () => {
+    // estimated at 918 of about 600 passages: the first slice is the newest 34 or so, every one a
+    // match, at least 32 (four fifths of 40); the second would have filled the share to 40
+    const { rows, sent } = await retrieve([{ tsquery: `'hipoteca'`, estimate: 918 }], SMALL);
+    expect(retrieves(sent)[0].sql).toContain('s0_2 as (');
+    const found = rows[0].concept_found[0];
+    expect(found).toBeGreaterThanOrEqual(32);
+    expect(found).toBeLessThan(40);
+    const dates = rows.map((r) => new Date(r.occurred_at).getTime());
+    expect(Math.min(...dates)).toBe(newest - (found - 1) * HOUR);
   });
 
   it('one lead, or an occurredTo, is read whole: the agency’s newest passages say nothing of them', async () => {

@@ -2,11 +2,12 @@ import type { Statement } from '@app/platform/core';
 import {
   conceptMatchesEstimate,
   firstWindow,
-  WHOLE_READ_MATCHES,
-  MAX_PASSES,
+  slicesOf,
   tsqueryBranches,
-  widened,
+  WHOLE_READ_MATCHES,
+  withoutStopWords,
 } from '../domain/retrieval-plan';
+import { isStopWord } from '../domain/stopwords';
 import {
   CandidateRow,
   NEWEST_MATCHES,
@@ -52,11 +53,11 @@ export const RETRIEVAL_LIMITS: RetrievalLimits = {
 };
 
 /**
- * Retrieval (README "Search", "Retrieval plan"): each concept's newest matches, whole or in a date
- * window sized from its estimate (`retrieval-plan.ts`), ranked in one statement; a window that
- * held fewer matches than the concept's share is widened and the statement run again (three
- * passes at most, the last reads whole). With `leadId` or `occurredTo` no window is used (the
- * newest passages of the organization say nothing about one lead's or an earlier period's).
+ * Retrieval (README "Search", "Retrieval plan"): each concept's newest matches, whole or in date
+ * slices sized from its estimate (`retrieval-plan.ts`), ranked in one statement (the slices past
+ * the first are read only when the first held too few). With `leadId` or `occurredTo` no slices
+ * are used (the newest passages of the organization say nothing about one lead's or an earlier
+ * period's).
  */
 export async function retrieveNewest(
   run: StatementRunner,
@@ -68,37 +69,30 @@ export async function retrieveNewest(
   order: RetrieveOrder = 'relevance',
 ): Promise<CandidateRow[]> {
   const wanted = concepts
-    .map((concept) => ({ ...concept, tsquery: tsqueryBranches(concept.tsquery).join(' | ') }))
+    .map((concept) => ({
+      ...concept,
+      tsquery: [
+        ...new Set(tsqueryBranches(concept.tsquery).map((b) => withoutStopWords(b, isStopWord))),
+      ].join(' | '),
+    }))
     .filter((concept) => concept.tsquery !== '');
   if (wanted.length === 0) return [];
   const share = Math.max(1, Math.ceil(limits.newestMatches / wanted.length));
   const whole = [...new Set(wanted.flatMap((concept) => tsqueryBranches(concept.tsquery)))].join(' | ');
-  const windowed = filters.leadId === undefined && filters.to === undefined;
-  let windows = wanted.map((concept) =>
-    windowed ? firstWindow(concept.estimate, share, chunks, limits.wholeReadMatches) : null,
+  const sliced = filters.leadId === undefined && filters.to === undefined;
+  const windows = wanted.map((concept) =>
+    sliced ? firstWindow(concept.estimate, share, chunks, limits.wholeReadMatches) : null,
   );
-  for (let pass = 1; ; pass++) {
-    const floors = await floorsOf(run, reach.organizationId, windows);
-    const bounds = windows.map((rows) => floorOf(rows, floors, filters.from));
-    const retrieve: RetrieveConcept[] = wanted.map((concept, i) => ({
-      tsquery: concept.tsquery,
-      floor: bounds[i].floor,
-    }));
-    const rows = await run<CandidateRow>(
-      retrieveStatement(reach, retrieve, whole, filters, share, order),
-      true,
-    );
-    const found = rows[0]?.concept_found ?? {};
-    const short = bounds.map((bound, i) => bound.widenable && Number(found[i] ?? 0) < share);
-    if (!short.includes(true) || pass >= MAX_PASSES) return rows;
-    windows = windows.map((rows, i) =>
-      short[i] && rows !== null
-        ? pass + 1 >= MAX_PASSES
-          ? null
-          : widened(rows, chunks, Number(found[i] ?? 0), share)
-        : rows,
-    );
-  }
+  const floors = await floorsOf(run, reach.organizationId, windows);
+  const retrieve: RetrieveConcept[] = wanted.map((concept, i) => ({
+    tsquery: concept.tsquery,
+    ...slicesOf(
+      windows[i] === null ? null : (floors.get(windows[i]) ?? null),
+      floors.get(1) ?? null,
+      filters.from,
+    ),
+  }));
+  return run<CandidateRow>(retrieveStatement(reach, retrieve, whole, filters, share, order), true);
 }
 
 /** Each concept's expected matches from the lexeme estimates (`conceptMatchesEstimate`). */
@@ -134,6 +128,7 @@ export function conceptsToRetrieve(
     });
 }
 
+/** The first slices' lower bounds, and the newest passage's date (the floor of 1 passage). */
 async function floorsOf(
   run: StatementRunner,
   organizationId: string,
@@ -142,22 +137,7 @@ async function floorsOf(
   const distinct = [...new Set(windows.filter((rows): rows is number => rows !== null))];
   if (distinct.length === 0) return new Map();
   const rows = await run<{ rows: string; floor: Date | string | null }>(
-    windowFloorsStatement(organizationId, distinct),
+    windowFloorsStatement(organizationId, [1, ...distinct]),
   );
   return new Map(rows.map((row) => [Number(row.rows), row.floor === null ? null : new Date(row.floor)]));
-}
-
-/**
- * A window's lower bound (null: none, the organization has fewer passages than the window), or the
- * caller's `occurredFrom` when later: then widening would change nothing.
- */
-function floorOf(
-  rows: number | null,
-  floors: Map<number, Date | null>,
-  from: Date | undefined,
-): { floor: Date | null; widenable: boolean } {
-  const floor = rows === null ? null : (floors.get(rows) ?? null);
-  if (floor === null) return { floor: null, widenable: false };
-  if (from !== undefined && from >= floor) return { floor: from, widenable: false };
-  return { floor, widenable: true };
 }

@@ -1,4 +1,5 @@
 import type { Statement } from '@app/platform/core';
+import { SLICE_ENOUGH } from '../domain/retrieval-plan';
 
 /**
  * The statements of `POST /v1/search` (issue 18 item 3), pure so the benchmark's baseline runs the
@@ -142,11 +143,16 @@ const RANKED = `n.id, n.lead_id, n.source_kind, n.source_id, n.occurred_at, n.un
  */
 export type RetrieveOrder = 'relevance' | 'concept';
 
-/** A concept as the retrieve statement reads it: its tsquery text, and its window's lower bound. */
+/**
+ * A concept as the retrieve statement reads it: its tsquery text and its date slices
+ * (`retrieval-plan.ts`, `Slices`).
+ */
 export interface RetrieveConcept {
   tsquery: string;
-  /** Null: the whole index (no window). */
+  /** The first slice's lower bound; null: the whole index, read at once. */
   floor: Date | null;
+  /** The second slice's lower bound (null: everything older); absent: no second slice. */
+  next?: Date | null;
 }
 
 /**
@@ -209,18 +215,23 @@ export const retrievalSettingsStatement = (): Statement => ({
   params: [RETRIEVAL_WORK_MEM],
 });
 
-/** The lower bound of each window: the `occurred_at` of the organization's n-th newest passage. */
+/**
+ * The lower bound of each first slice: the `occurred_at` of the organization's n-th newest passage
+ * (null: it has fewer); n = 1 is the newest.
+ */
 export const windowFloorsStatement = (organizationId: string, windows: number[]): Statement => ({
   sql: `select w::bigint as rows, search_recent_floor(?::uuid, w) as floor from unnest(?::bigint[]) w`,
   params: [organizationId, windows],
 });
 
 /**
- * One concept's newest matches in reach: the agency's leads the caller reaches (in the concept's
- * window when it has one), then as many of the leads shared with the caller (a few leads: their
- * own index, no window). A concept without a window is read whole behind a fence (`offset 0`), so
- * the planner reads it through the GIN index and never walks the date index hoping to meet its
- * few matches early.
+ * One concept's newest matches in reach: the agency's leads the caller reaches, then as many of
+ * the leads shared with the caller (a few leads: their own index, no slices). Without slices the
+ * concept is read whole behind a fence (`offset 0`), so the planner reads it through the GIN index
+ * and never walks the date index hoping to meet its few matches early. With slices, each is a
+ * common table expression of its own, read newest first, and a later one runs only when the
+ * earlier held less than `SLICE_ENOUGH` of `limit` (its condition on their counts is a one-time
+ * filter: when false, the slice's scans never start), taking only what they lacked.
  */
 function newestOfConcept(
   reach: SearchReach,
@@ -229,7 +240,7 @@ function newestOfConcept(
   filters: SearchFilters,
   limit: number,
   whole: string,
-): Statement {
+): { slices: Statement[]; branch: Statement } {
   const filter = filterSql('c', filters);
   const columns = `${COLUMNS}, c.tsv, ${index} as concept`;
   const own = reach.own
@@ -238,51 +249,74 @@ function newestOfConcept(
         params: reach.own.params,
       }
     : { sql: '', params: [] };
-  const window = concept.floor
-    ? { sql: 'and c.occurred_at >= ?', params: [concept.floor] }
-    : { sql: '', params: [] };
-  const agency = `select ${columns}
-                    from search_chunk c
-                   where c.organization_id = ? and c.tsv @@ ?::tsquery ${window.sql} ${filter.sql}
-                     ${own.sql}`;
-  return {
-    sql: `(select ${RANKED} from (${
-      concept.floor
-        ? `${agency} order by c.occurred_at desc limit ${limit}`
-        : `select * from (${agency} offset 0) f order by f.occurred_at desc limit ${limit}`
-    }) n)
-            union all
-            (select ${RANKED} from (
+  const agency = (bounds: string, boundParams: unknown[], gate = ''): Statement => ({
+    sql: `select ${columns}
+            from search_chunk c
+           where c.organization_id = ? and c.tsv @@ ?::tsquery ${bounds} ${filter.sql}
+             ${own.sql} ${gate}`,
+    params: [reach.organizationId, concept.tsquery, ...boundParams, ...filter.params, ...own.params],
+  });
+  const shared: Statement = {
+    sql: `(select ${RANKED} from (
               select ${columns}
                 from (${reach.shared.sql}) s
                 join search_chunk c on c.organization_id = s.organization_id and c.lead_id = s.lead_id
                where c.tsv @@ ?::tsquery ${filter.sql}
                order by c.occurred_at desc
                limit ${limit}) n)`,
-    params: [
-      whole,
-      reach.organizationId,
-      concept.tsquery,
-      ...window.params,
-      ...filter.params,
-      ...own.params,
-      whole,
-      ...reach.shared.params,
-      concept.tsquery,
-      ...filter.params,
-    ],
+    params: [whole, ...reach.shared.params, concept.tsquery, ...filter.params],
+  };
+  if (concept.floor === null) {
+    const read = agency('', []);
+    return {
+      slices: [],
+      branch: {
+        sql: `(select ${RANKED} from (select * from (${read.sql} offset 0) f order by f.occurred_at desc limit ${limit}) n)
+            union all ${shared.sql}`,
+        params: [whole, ...read.params, ...shared.params],
+      },
+    };
+  }
+  const names: string[] = [];
+  const slices: Statement[] = [];
+  const slice = (bounds: string, boundParams: unknown[]) => {
+    const name = `s${index}_${names.length + 1}`;
+    const before = names.map((n) => `(select count(*) from ${n})`).join(' + ');
+    const read = before
+      ? agency(bounds, boundParams, `and ${before} < ${Math.ceil(limit * SLICE_ENOUGH)}`)
+      : agency(bounds, boundParams);
+    const take = before ? `greatest(0, ${limit} - (${before}))` : String(limit);
+    slices.push({
+      sql: `${name} as (${read.sql} order by c.occurred_at desc limit ${take})`,
+      params: read.params,
+    });
+    names.push(name);
+  };
+  slice('and c.occurred_at >= ?', [concept.floor]);
+  if (concept.next === null) slice('and c.occurred_at < ?', [concept.floor]);
+  else if (concept.next !== undefined) {
+    slice('and c.occurred_at < ? and c.occurred_at >= ?', [concept.floor, concept.next]);
+    slice('and c.occurred_at < ?', [concept.next]);
+  }
+  return {
+    slices,
+    branch: {
+      sql: `(select ${RANKED} from (${names.map((n) => `select * from ${n}`).join(' union all ')}) n)
+            union all ${shared.sql}`,
+      params: [whole, ...shared.params],
+    },
   };
 }
 
 /**
  * Retrieve, one statement: each concept takes its own newest matches in reach, `share` of
- * `NEWEST_MATCHES` (so a rare word is never crowded out by a common one beside it); those are
- * ranked by the concepts they hold (a passage found by several concepts' reads), then by
- * `ts_rank_cd` against the whole query (which, over an OR, counts occurrences and would put a
- * passage saying one concept three times before one saying each once); the best `CANDIDATES` come with their tsvector
- * for the rerank, their lead's match counts, and how many matches each concept found
- * (`concept_found`: the retrieval plan widens a window that held too few). Only the ranked rows'
- * tsvectors are read again. Run unprepared: each call is planned with its own tsqueries and bounds.
+ * `NEWEST_MATCHES` (so a rare word is never crowded out by a common one beside it), whole or by
+ * date slices (`newestOfConcept`); those are ranked by the concepts they hold (a passage found by
+ * several concepts' reads), then by `ts_rank_cd` against the whole query (which, over an OR,
+ * counts occurrences and would put a passage saying one concept three times before one saying each
+ * once); the best `CANDIDATES` come with their tsvector for the rerank, their lead's match counts,
+ * and how many matches each concept found (`concept_found`). Only the ranked rows' tsvectors are
+ * read again. Run unprepared: each call is planned with its own tsqueries and bounds.
  */
 export function retrieveStatement(
   reach: SearchReach,
@@ -292,11 +326,12 @@ export function retrieveStatement(
   share: number,
   order: RetrieveOrder = 'relevance',
 ): Statement {
-  const branches = concepts.map((concept, i) => newestOfConcept(reach, i, concept, filters, share, whole));
+  const reads = concepts.map((concept, i) => newestOfConcept(reach, i, concept, filters, share, whole));
+  const slices = reads.flatMap((read) => read.slices);
   const first = order === 'relevance' ? 'concepts desc' : 'first_concept';
   return {
-    sql: `with found as (
-            ${branches.map((b) => b.sql).join('\n            union all\n            ')}
+    sql: `with ${slices.map((slice) => `${slice.sql},\n          `).join('')}found as (
+            ${reads.map((read) => read.branch.sql).join('\n            union all\n            ')}
           ), matches as (
             select distinct on (id) *, count(*) over (partition by id) as concepts,
                    min(concept) over (partition by id) as first_concept
@@ -319,7 +354,7 @@ export function retrieveStatement(
             join leads_matched lm on lm.lead_id = b.lead_id
            cross join per_concept pc
            order by b.${first}, b.rank desc, b.occurred_at desc, b.id desc`,
-    params: branches.flatMap((b) => b.params),
+    params: [...slices.flatMap((slice) => slice.params), ...reads.flatMap((read) => read.branch.params)],
   };
 }
 

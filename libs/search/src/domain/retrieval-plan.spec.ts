@@ -3,10 +3,10 @@ import {
   firstWindow,
   lexemesOf,
   sameWords,
+  withoutStopWords,
   tsqueryBranches,
-  widened,
+  slicesOf,
   WHOLE_READ_MATCHES,
-  WIDENING,
 } from './retrieval-plan';
 
 describe('retrieval plan', () => {
@@ -69,21 +69,40 @@ describe('retrieval plan', () => {
     expect(sameWords([], ['sea'])).toBe(false);
   });
 
-  it('reads a rare concept whole and a common one in a window sized for three times its share', () => {
+  it('reads a rare concept whole and a common one from a first slice sized for 1.3 times its share', () => {
     expect(firstWindow(WHOLE_READ_MATCHES, 5000, 1_000_000)).toBeNull();
-    // 200,000 of 1,000,000 passages: 15,000 expected matches in the newest 75,000
-    expect(firstWindow(200_000, 5000, 1_000_000)).toBe(75_000);
-    // a window as large as the index is no window
-    expect(firstWindow(25_000, 10_000, 40_000)).toBeNull();
-    expect(firstWindow(30, 5, 100, 10)).toBe(50);
+    // 200,000 of 1,000,000 passages: 6,500 expected matches in the newest 32,500
+    expect(firstWindow(200_000, 5000, 1_000_000)).toBe(32_500);
+    // a slice as large as the index is no slice
+    expect(firstWindow(25_000, 20_000, 40_000)).toBeNull();
+    expect(firstWindow(30, 5, 100, 10)).toBe(22);
   });
 
-  it('widens a window to the density it showed, eightfold when it held nothing, whole past the index', () => {
-    // 1,000 matches in 10,000 passages: 5,000 expected in 50,000, with half as much again
-    expect(widened(10_000, 1_000_000, 1000, 5000)).toBe(75_000);
-    expect(widened(10_000, 1_000_000, 0, 5000)).toBe(10_000 * WIDENING);
-    // at least twice as wide
-    expect(widened(10_000, 1_000_000, 4900, 5000)).toBe(20_000);
-    expect(widened(200_000, 1_000_000, 10, 5000)).toBeNull();
+  it('reaches the second slice back four times the first’s span, the third to the start', () => {
+    const day = 86_400_000;
+    const newest = new Date('2026-11-20T00:00:00Z');
+    const floor = new Date(newest.getTime() - 10 * day);
+    expect(slicesOf(floor, newest)).toEqual({ floor, next: new Date(floor.getTime() - 40 * day) });
+    expect(slicesOf(null, newest)).toEqual({ floor: null });
+    // the caller's occurredFrom: after the first slice's floor, it is the only bound
+    const lateFrom = new Date(newest.getTime() - 5 * day);
+    expect(slicesOf(floor, newest, lateFrom)).toEqual({ floor: lateFrom });
+    // inside the second slice: the second is the last
+    expect(slicesOf(floor, newest, new Date(floor.getTime() - 20 * day))).toEqual({ floor, next: null });
+    // before it: three slices
+    const early = new Date(floor.getTime() - 100 * day);
+    expect(slicesOf(floor, newest, early)).toEqual({ floor, next: new Date(floor.getTime() - 40 * day) });
+  });
+
+  it('drops a phrase branch’s stop words, keeping their places as distances', () => {
+    const stop = (word: string) => ['al', 'de', 'the'].includes(word);
+    expect(withoutStopWords(`'vista' <-> 'al' <-> 'mar'`, stop)).toBe(`'vista' <2> 'mar'`);
+    expect(withoutStopWords(`'plaza' <-> 'de' <2> 'garaje'`, stop)).toBe(`'plaza' <3> 'garaje'`);
+    expect(withoutStopWords(`'the' <-> 'sea' <-> 'view'`, stop)).toBe(`'sea' <-> 'view'`);
+    expect(withoutStopWords(`'sea' <-> 'the'`, stop)).toBe(`'sea'`);
+    // nothing but stop words, no phrase, or other operators: as it is
+    expect(withoutStopWords(`'de' <-> 'al'`, stop)).toBe(`'de' <-> 'al'`);
+    expect(withoutStopWords(`'al'`, stop)).toBe(`'al'`);
+    expect(withoutStopWords(`'vista' & 'al'`, stop)).toBe(`'vista' & 'al'`);
   });
 });

@@ -4,27 +4,30 @@
  *
  * A concept the organization's passages rarely hold is read whole through the GIN index (its
  * matches are few). A common one (a word in a fifth of the passages) would make that read every
- * match to keep the newest few thousand; instead it is read in a date window, the organization's
- * newest passages expected to hold its share with some slack, from the planner's estimate. When
- * the window held fewer than the share (the estimate was high, or a member reaches few of the
- * leads), the next pass widens it to the density it showed, and after that reads the concept
- * whole.
+ * match to keep the newest few thousand; instead it is read in date slices, newest first, in one
+ * statement: the first slice is the organization's newest passages expected to hold its share
+ * with a little slack, from the planner's estimate; only when it held less than `SLICE_ENOUGH` of
+ * the share (the estimate was high, or a member reaches few of the leads) is the second read,
+ * reaching back four times the first's time span (an agency that grew wrote fewer passages a day
+ * before), and only when both held too few, everything older.
  */
 
-/** A concept expected to match at most this many passages is read whole (no window). */
+/** A concept expected to match at most this many passages is read whole (no slices). */
 export const WHOLE_READ_MATCHES = 20_000;
 /**
- * A window is sized to hold this many times the concept's share, by the estimate (read by bitmaps,
- * a window costs the heap pages of its matches, and a second pass a whole statement; the estimate
- * counts a word's forms under several configurations apart, so it runs high).
+ * The first slice is sized to hold this many times the concept's share, by the estimate (read by
+ * bitmaps, a slice costs the heap pages of its matches; a first slice that held too few costs the
+ * second's: the concept's GIN entries again and a wider slice's matches).
  */
-export const WINDOW_SLACK = 3;
-/** A window that held no match grows by this factor on the next pass. */
-export const WIDENING = 8;
-/** A window refitted to the density it showed holds this many times the share. */
-export const REFIT_SLACK = 1.5;
-/** Passes at most (the last one reads whole). */
-export const MAX_PASSES = 3;
+export const WINDOW_SLACK = 1.3;
+/**
+ * Slices that held this share of a concept's newest matches are enough: the next would cost as
+ * much again for the last few hundred (SQL ranks at most `NEWEST_MATCHES`; a common concept's
+ * newest 4,000 hold its 200 best candidates as well as its newest 5,000).
+ */
+export const SLICE_ENOUGH = 0.8;
+/** The second slice reaches back this many times the first slice's time span. */
+export const NEXT_SLICE_SPANS = 4;
 
 /**
  * The top-level alternatives of a tsquery text (`'a' | 'b' <-> 'c'` → `'a'`, `'b' <-> 'c'`),
@@ -41,6 +44,31 @@ export function tsqueryBranches(tsquery: string): string[] {
 /** The quoted lexemes of a tsquery text, each as a tsquery text of its own (`'garden'`), once each. */
 export function lexemesOf(tsquery: string): string[] {
   return [...new Set(tsquery.match(/'(?:[^']|'')*'/g) ?? [])];
+}
+
+/**
+ * A phrase branch without its stop words, their places kept as distances (`'vista' <-> 'al' <->
+ * 'mar'` → `'vista' <2> 'mar'`), as the language configurations parse it already. `app_simple`
+ * keeps every word, and the GIN index reads a phrase by all its words' entries: `al`, in every
+ * other Spanish passage, cost a phrase 60 ms of entries. A branch that is not a phrase of lexemes,
+ * or holds nothing but stop words, is kept as it is.
+ */
+export function withoutStopWords(branch: string, isStop: (lexeme: string) => boolean): string {
+  const parts = branch.trim().split(/\s*(<->|<\d+>)\s*/);
+  if (parts.length < 3) return branch;
+  const words: { lexeme: string; gap: number }[] = [];
+  let gap = 0;
+  for (let i = 0; i < parts.length; i += 2) {
+    if (!/^'(?:[^']|'')*'$/.test(parts[i])) return branch;
+    gap += i === 0 ? 0 : parts[i - 1] === '<->' ? 1 : Number(parts[i - 1].slice(1, -1));
+    if (isStop(unquoted(parts[i]))) continue;
+    words.push({ lexeme: parts[i], gap: words.length === 0 ? 0 : gap });
+    gap = 0;
+  }
+  if (words.length === 0) return branch;
+  return words
+    .map((w, i) => (i === 0 ? w.lexeme : `${w.gap === 1 ? '<->' : `<${w.gap}>`} ${w.lexeme}`))
+    .join(' ');
 }
 
 /**
@@ -88,8 +116,8 @@ function unquoted(lexeme: string): string {
 }
 
 /**
- * The window of a concept's first pass: how many of the organization's newest passages to read
- * (null: the whole index, no window).
+ * The first slice of a concept: how many of the organization's newest passages it covers (null:
+ * the whole index, no slices).
  */
 export function firstWindow(
   estimate: number,
@@ -102,14 +130,27 @@ export function firstWindow(
   return rows >= chunks ? null : rows;
 }
 
+/** A concept's date slices: each slice's lower bound, newest first; the last reaches back to the start. */
+export interface Slices {
+  /** The first slice's lower bound (null: no slices, the concept is read whole). */
+  floor: Date | null;
+  /** The second slice's lower bound (null: the second is everything older; absent: no second). */
+  next?: Date | null;
+}
+
 /**
- * The next pass's window after one of `rows` passages held `found` matches, fewer than `share`
- * (null: read whole): sized from the density the window showed, with half as much again for
- * slack; `WIDENING` times when it held none.
+ * The slices of a concept whose first covers the passages from `floor` (the organization's
+ * newest at `newest`): the second reaches back `NEXT_SLICE_SPANS` times the first's time span, the
+ * third everything older. The caller's `occurredFrom` bounds them all: a first slice starting
+ * before it is no slice (the concept is read within the caller's dates), and a second reaching
+ * before it is the last.
  */
-export function widened(rows: number, chunks: number, found: number, share: number): number | null {
-  const next = found > 0 ? Math.ceil((rows * share * REFIT_SLACK) / found) : rows * WIDENING;
-  return next >= chunks ? null : Math.max(next, rows * 2);
+export function slicesOf(floor: Date | null, newest: Date | null, from?: Date): Slices {
+  if (floor === null) return { floor: null };
+  if (from !== undefined && from >= floor) return { floor: from };
+  const span = Math.max(1, (newest ?? floor).getTime() - floor.getTime());
+  const next = new Date(floor.getTime() - NEXT_SLICE_SPANS * span);
+  return { floor, next: from !== undefined && from >= next ? null : next };
 }
 
 /** The text with its quoted lexemes blanked (so `(` or ` | ` inside a lexeme is not read as syntax). */
