@@ -97,6 +97,7 @@ const SQL = {
   searchConcepts: (organizationId, configs, queries) =>
     searchSql.conceptQueriesStatement(organizationId, configs, queries),
   searchTrigramThreshold: searchSql.trigramThresholdStatement(),
+  searchSettings: searchSql.searchSettingsStatement(),
   searchRetrievalSettings: searchSql.retrievalSettingsStatement(),
   searchSimilarWords: (organizationId, words) => searchSql.similarWordsStatement(organizationId, words),
   searchLexemeEstimates: (organizationId, lexemes) => searchSql.lexemeEstimatesStatement(organizationId, lexemes),
@@ -1118,12 +1119,12 @@ async function searchCrm(key, body) {
   // the same retrieval plan (retrieveNewest): each concept whole or in a window, unnamed statements
   const runRows = async (statement, unprepared, client) =>
     (await (unprepared ? runUnnamed(statement, client) : run(statement, client))).rows;
-  // one transaction with the search's settings for the analyze statement and retrieval, as SearchService.run
+  // one transaction with the search's settings (the retrieval's after the analyze statement), as SearchService.run
   const inSearchTransaction = async (work) => {
     const client = await pool.connect();
     try {
       await client.query('begin');
-      await run(SQL.searchRetrievalSettings, client);
+      await run(SQL.searchSettings, client);
       const result = await work((statement, unprepared) => runRows(statement, unprepared, client));
       await client.query('commit');
       return result;
@@ -1139,6 +1140,7 @@ async function searchCrm(key, body) {
       SQL.searchAnalyze(key.organization_id, [...plan.terms, ...plan.phraseWords], []),
     );
     if (plan.terms.length === 0) return { analyzed, rows: [] };
+    await inTransaction(SQL.searchRetrievalSettings);
     const [planned] = await inTransaction(
       SQL.searchConcepts(key.organization_id, analyzed.configs, {
         all: searchService.websearchPerConfig(plan, analyzed.configs, analyzed.lexemes),
@@ -1220,6 +1222,7 @@ async function searchCrm(key, body) {
     if (similarity.size > 0) {
       const lexemes = [...similarity.keys()];
       const fuzzyRows = await inSearchTransaction(async (inTransaction) => {
+        await inTransaction(SQL.searchRetrievalSettings);
         const [estimates] = await inTransaction(SQL.searchLexemeEstimates(key.organization_id, lexemes));
         return searchRetrieval.retrieveNewest(
           inTransaction,

@@ -39,7 +39,7 @@ export interface Estimates {
   lexemes: Record<string, number | string>;
 }
 
-/** The retrieval plan's two bounds (a test lowers them to see windows on a small index). */
+/** The retrieval plan's two bounds (a test lowers them to see slices on a small index). */
 export interface RetrievalLimits {
   /** Newest matches ranked at most, shared equally by the concepts. */
   newestMatches: number;

@@ -26,6 +26,7 @@ import {
   lexemeEstimatesStatement,
   retrievalSettingsStatement,
   SearchFilters,
+  searchSettingsStatement,
   SearchReach,
   similarWordsStatement,
   trigramThresholdStatement,
@@ -143,10 +144,10 @@ export class SearchService implements OnApplicationBootstrap {
   ): Promise<SearchAnswerJson> {
     const reach: SearchReach = { organizationId: actor.organizationId, ...this.access.searchSql(actor, 'l') };
     const extra = options.extraConfigs ?? [];
-    // one transaction with the search's settings (`retrievalSettingsStatement`) for every read of the
-    // index: the configurations and the lead languages, the estimates, the windows, the retrieve
+    // one transaction with the search's settings for every read of the index: the configurations
+    // and the lead languages, then (with the retrieval's) the estimates, the slices' floors, the retrieve
     const { analyzed, rows } = await this.em.transactional(async (em) => {
-      await preparedRows(em, retrievalSettingsStatement());
+      await preparedRows(em, searchSettingsStatement());
       const [analyzed] = await preparedRows<{
         configs: string[];
         lexemes: [number, string, string, number[]][];
@@ -203,6 +204,7 @@ export class SearchService implements OnApplicationBootstrap {
     lexemes: [number, string, string, number[]][],
     filters: SearchFilters,
   ): Promise<CandidateRow[]> {
+    await preparedRows(em, retrievalSettingsStatement());
     const rows = SearchService.runner(em);
     const [planned] = await rows<Estimates & { queries: [number, string, string][] }>(
       conceptQueriesStatement(reach.organizationId, configs, {
@@ -244,6 +246,7 @@ export class SearchService implements OnApplicationBootstrap {
     if (similarity.size === 0) return [];
     const lexemes = [...similarity.keys()];
     const rows = await this.em.transactional(async (em) => {
+      await preparedRows(em, searchSettingsStatement());
       await preparedRows(em, retrievalSettingsStatement());
       const run = SearchService.runner(em);
       const [estimates] = await run<Estimates>(lexemeEstimatesStatement(reach.organizationId, lexemes));

@@ -77,8 +77,8 @@ export function withoutStopWords(branch: string, isStop: (lexeme: string) => boo
  * under several configurations: `'hipoteca'`, `'hipotec'`; `'sea' <-> 'view'`, `'sea' <->
  * 'views'`) mostly match the same passages, since each passage holds its words under its own
  * language and as written (`sameWords`), so they count as their largest; different alternatives
- * add up. Still biased high (a phrase's words also appear apart): a high estimate costs a window
- * too small and one more pass, a low one more passages read.
+ * add up. Still biased high (a phrase's words also appear apart): a high estimate costs a first
+ * slice too small and the second read, a low one more passages read.
  */
 export function conceptMatchesEstimate(branches: string[], lexemeMatches: Map<string, number>): number {
   const groups: { lexemes: string[]; matches: number }[] = [];
