@@ -96,11 +96,16 @@ const SQL = {
   searchAnalyze: (organizationId, terms, extra) => searchSql.analyzeStatement(organizationId, terms, extra),
   searchConcepts: (organizationId, configs, queries) =>
     searchSql.conceptQueriesStatement(organizationId, configs, queries),
-  searchTrigramThreshold: searchSql.trigramThresholdStatement(),
-  searchSettings: searchSql.searchSettingsStatement(),
-  searchRetrievalSettings: searchSql.retrievalSettingsStatement(),
+  searchSettings: searchSql.settingsStatement(searchSql.SEARCH_SETTINGS),
+  searchRetrievalSettings: searchSql.settingsStatement(searchSql.RETRIEVAL_SETTINGS),
+  searchFillUpSettings: searchSql.settingsStatement(
+    searchSql.SEARCH_SETTINGS,
+    searchSql.RETRIEVAL_SETTINGS,
+    searchSql.TRIGRAM_SETTINGS,
+  ),
   searchSimilarWords: (organizationId, words) => searchSql.similarWordsStatement(organizationId, words),
-  searchLexemeEstimates: (organizationId, lexemes) => searchSql.lexemeEstimatesStatement(organizationId, lexemes),
+  searchLexemeEstimates: (organizationId, lexemes) =>
+    searchSql.lexemeEstimatesStatement(organizationId, lexemes),
   searchHeadlines: (searchReach, ids, configs, websearch) =>
     searchSql.headlineStatement(searchReach, ids, configs, websearch),
   // a note (the ORM's insert written out) and the indexer's two statements (ChunkIndexer.upsertSources)
@@ -947,7 +952,8 @@ async function listEvents(key, params) {
   const after = params.get('after') === null ? 0 : Number(params.get('after'));
   if (!Number.isInteger(limit) || limit < 1 || limit > 500 || !Number.isInteger(after) || after < 0)
     throw new HttpError(400, 'VALIDATION_FAILED', 'Bad paging.');
-  if (key.owner_role !== 'admin') throw new HttpError(400, 'VALIDATION_FAILED', 'The baseline reads as an admin only.');
+  if (key.owner_role !== 'admin')
+    throw new HttpError(400, 'VALIDATION_FAILED', 'The baseline reads as an admin only.');
   const { rows } = await run(
     eventsSql.eventPageStatement({
       organizationId: key.organization_id,
@@ -962,7 +968,11 @@ async function listEvents(key, params) {
     throw new HttpError(400, 'EVENT_CURSOR_EXPIRED', 'Events after this sequence are past the retention.');
   const events = rows.filter((row) => row.id !== null).map(eventView.toEventJson);
   const data = events.slice(0, limit);
-  return { data, hasMore: events.length > limit, nextAfter: data.length > 0 ? data[data.length - 1].sequence : after };
+  return {
+    data,
+    hasMore: events.length > limit,
+    nextAfter: data.length > 0 ? data[data.length - 1].sequence : after,
+  };
 }
 
 /** An HTML answer (the public pages). */
@@ -1194,37 +1204,32 @@ async function searchCrm(key, body) {
   const found = [...groups.values()];
   if (found.length < maxResults && plan.trigramWords.length > 0) {
     const wanted = maxResults - found.length;
-    // the trigram pass: the agency's words like the query's, in a transaction with its threshold
+    // the trigram pass, in one transaction with its thresholds, its budget and the retrieval's
+    // settings: the agency's words like the query's, then their passages by full text
     const client = await pool.connect();
-    let similar = [];
+    const similarity = new Map();
+    let fuzzyRows = [];
     try {
       await client.query('begin');
-      await run(SQL.searchTrigramThreshold, client);
-      similar = (
+      await run(SQL.searchFillUpSettings, client);
+      const similar = (
         await run(
-          SQL.searchSimilarWords(key.organization_id, [...new Set(plan.trigramWords.map(searchWords.foldWord))]),
+          SQL.searchSimilarWords(key.organization_id, [
+            ...new Set(plan.trigramWords.map(searchWords.foldWord)),
+          ]),
           client,
         )
       ).rows;
-      await client.query('commit');
-    } catch (err) {
-      await client.query('rollback').catch(() => {});
-      if (err.code !== '57014') throw err;
-    } finally {
-      client.release();
-    }
-    const similarity = new Map();
-    // closest first (the statement's order), each word once
-    for (const row of similar) {
-      const lexeme = `'${row.word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-      if (!similarity.has(lexeme)) similarity.set(lexeme, Number(row.similarity));
-    }
-    if (similarity.size > 0) {
-      const lexemes = [...similarity.keys()];
-      const fuzzyRows = await inSearchTransaction(async (inTransaction) => {
-        await inTransaction(SQL.searchRetrievalSettings);
+      // closest first (the statement's order), each word once
+      for (const row of similar) {
+        const lexeme = `'${row.word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+        if (!similarity.has(lexeme)) similarity.set(lexeme, Number(row.similarity));
+      }
+      if (similarity.size > 0) {
+        const lexemes = [...similarity.keys()];
+        const inTransaction = (statement, unprepared) => runRows(statement, unprepared, client);
         const [estimates] = await inTransaction(SQL.searchLexemeEstimates(key.organization_id, lexemes));
-        return searchRetrieval.retrieveNewest(
+        fuzzyRows = await searchRetrieval.retrieveNewest(
           inTransaction,
           searchReach,
           searchRetrieval.estimatedConcepts(lexemes, estimates),
@@ -1233,7 +1238,17 @@ async function searchCrm(key, body) {
           searchRetrieval.RETRIEVAL_LIMITS,
           'concept',
         );
-      });
+      }
+      await client.query('commit');
+    } catch (err) {
+      await client.query('rollback').catch(() => {});
+      if (err.code !== '57014') throw err;
+      similarity.clear();
+      fuzzyRows = [];
+    } finally {
+      client.release();
+    }
+    if (similarity.size > 0) {
       const known = new Set(found.map((g) => g.leadId));
       const closestOf = (tsv) => {
         for (const [lexeme, value] of similarity) if (tsv.includes(`${lexeme}:`)) return value;

@@ -266,20 +266,23 @@ async function retrievePlan(ctx, query, withTrigram = false) {
       }),
     );
     const concepts = retrieval.conceptsToRetrieve(planned);
-    // the search's settings, as its transaction sets them (retrievalSettingsStatement)
-    await client.query(`set work_mem = '${searchSql.RETRIEVAL_WORK_MEM}'`);
-    await client.query('set enable_indexscan = off');
-    await client.query('set max_parallel_workers_per_gather = 0');
+    // the search's and the retrieval's settings, as its transaction sets them
+    await client.query('begin');
+    const settings = numbered(
+      searchSql.settingsStatement(searchSql.SEARCH_SETTINGS, searchSql.RETRIEVAL_SETTINGS),
+    );
+    await client.query(settings.text, settings.values);
     await retrieval.retrieveNewest(runRows, searchReach, concepts, Number(planned.chunks), {});
     const retrieves = statements.filter((s) => s.sql.includes('found as ('));
     const retrieve = numbered(retrieves[retrieves.length - 1]);
     const { rows } = await client.query(`explain (analyze, buffers) ${retrieve.text}`, retrieve.values);
+    await client.query('rollback');
     // the typo class: no passage matches (nothing retrieved), so the trigram pass is what runs:
     // its similar-words statement, in a transaction with its threshold, as the pipeline runs it
     let trigram = null;
     if (withTrigram) {
       await client.query('begin');
-      const threshold = numbered(searchSql.trigramThresholdStatement());
+      const threshold = numbered(searchSql.settingsStatement(searchSql.TRIGRAM_SETTINGS));
       await client.query(threshold.text, threshold.values);
       const statement = numbered(
         searchSql.similarWordsStatement(ctx.organizationId, queryPlan.trigramWords.map(foldWord)),

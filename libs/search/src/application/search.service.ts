@@ -24,12 +24,13 @@ import {
   conceptQueriesStatement,
   headlineStatement,
   lexemeEstimatesStatement,
-  retrievalSettingsStatement,
+  RETRIEVAL_SETTINGS,
   SearchFilters,
-  searchSettingsStatement,
+  SEARCH_SETTINGS,
+  settingsStatement,
   SearchReach,
   similarWordsStatement,
-  trigramThresholdStatement,
+  TRIGRAM_SETTINGS,
 } from './search.sql';
 
 /** `POST /v1/search` as the service takes it (the DTO checked types and lengths). */
@@ -147,7 +148,7 @@ export class SearchService implements OnApplicationBootstrap {
     // one transaction with the search's settings for every read of the index: the configurations
     // and the lead languages, then (with the retrieval's) the estimates, the slices' floors, the retrieve
     const { analyzed, rows } = await this.em.transactional(async (em) => {
-      await preparedRows(em, searchSettingsStatement());
+      await preparedRows(em, settingsStatement(SEARCH_SETTINGS));
       const [analyzed] = await preparedRows<{
         configs: string[];
         lexemes: [number, string, string, number[]][];
@@ -204,7 +205,7 @@ export class SearchService implements OnApplicationBootstrap {
     lexemes: [number, string, string, number[]][],
     filters: SearchFilters,
   ): Promise<CandidateRow[]> {
-    await preparedRows(em, retrievalSettingsStatement());
+    await preparedRows(em, settingsStatement(RETRIEVAL_SETTINGS));
     const rows = SearchService.runner(em);
     const [planned] = await rows<Estimates & { queries: [number, string, string][] }>(
       conceptQueriesStatement(reach.organizationId, configs, {
@@ -218,7 +219,8 @@ export class SearchService implements OnApplicationBootstrap {
   /**
    * Leads only the trigram pass finds (typos, names), after those retrieval found: the agency's
    * words like the query's (`similarWordsStatement`), then their passages by full text, each
-   * scored by the most similar word it holds.
+   * scored by the most similar word it holds. One transaction with the trigram thresholds, the
+   * fill-up's budget and the retrieval's settings.
    */
   private async trigramGroups(
     reach: SearchReach,
@@ -227,39 +229,40 @@ export class SearchService implements OnApplicationBootstrap {
     found: LeadGroup[],
     wanted: number,
   ): Promise<LeadGroup[]> {
-    const similar = await this.em
+    const { similarity, rows } = await this.em
       .transactional(async (em) => {
-        await preparedRows(em, trigramThresholdStatement());
-        return preparedRows<{ word: string; similarity: number }>(
+        await preparedRows(em, settingsStatement(SEARCH_SETTINGS, RETRIEVAL_SETTINGS, TRIGRAM_SETTINGS));
+        const similar = await preparedRows<{ word: string; similarity: number }>(
           em,
           similarWordsStatement(reach.organizationId, [...new Set(plan.trigramWords.map(foldWord))]),
         );
+        // closest first (the statement's order), each word once
+        const similarity = new Map<string, number>();
+        for (const row of similar) {
+          const lexeme = lexemeText(row.word);
+          if (!similarity.has(lexeme)) similarity.set(lexeme, Number(row.similarity));
+        }
+        if (similarity.size === 0) return { similarity, rows: [] };
+        const lexemes = [...similarity.keys()];
+        const run = SearchService.runner(em);
+        const [estimates] = await run<Estimates>(lexemeEstimatesStatement(reach.organizationId, lexemes));
+        const rows = await retrieveNewest(
+          run,
+          reach,
+          estimatedConcepts(lexemes, estimates),
+          Number(estimates.chunks),
+          filters,
+          RETRIEVAL_LIMITS,
+          'concept',
+        );
+        return { similarity, rows };
       })
       // over its budget (57014, statement_timeout): no fill-up rather than no answer
-      .catch((error: unknown) => (sqlStateOf(error) === '57014' ? [] : Promise.reject(error)));
-    // closest first (the statement's order), each word once
-    const similarity = new Map<string, number>();
-    for (const row of similar) {
-      const lexeme = lexemeText(row.word);
-      if (!similarity.has(lexeme)) similarity.set(lexeme, Number(row.similarity));
-    }
-    if (similarity.size === 0) return [];
-    const lexemes = [...similarity.keys()];
-    const rows = await this.em.transactional(async (em) => {
-      await preparedRows(em, searchSettingsStatement());
-      await preparedRows(em, retrievalSettingsStatement());
-      const run = SearchService.runner(em);
-      const [estimates] = await run<Estimates>(lexemeEstimatesStatement(reach.organizationId, lexemes));
-      return retrieveNewest(
-        run,
-        reach,
-        estimatedConcepts(lexemes, estimates),
-        Number(estimates.chunks),
-        filters,
-        RETRIEVAL_LIMITS,
-        'concept',
+      .catch((error: unknown) =>
+        sqlStateOf(error) === '57014'
+          ? { similarity: new Map<string, number>(), rows: [] as CandidateRow[] }
+          : Promise.reject(error),
       );
-    });
     const known = new Set(found.map((g) => g.leadId));
     const scored = rows
       .filter((row) => !known.has(Number(row.lead_id)))

@@ -201,30 +201,38 @@ export function conceptQueriesStatement(
  */
 export const RETRIEVAL_WORK_MEM = '16MB';
 
-/**
- * The search's settings, for its transaction only: its sort memory, and no parallel workers. The
- * planner gave the lead-language count of a 100,000-lead agency two workers, whose start cost 40 ms
- * of a 50 ms statement (the same count alone takes 13 ms); a search is one of many requests on the
- * server's cores, so it never takes more than its own core.
- */
-export const searchSettingsStatement = (): Statement => ({
-  sql: `select set_config('work_mem', ?, true), set_config('max_parallel_workers_per_gather', '0', true)`,
-  params: [RETRIEVAL_WORK_MEM],
-});
+/** Settings for the rest of a transaction (`set_config(…, true)`), one statement for all. */
+export type Settings = Record<string, string>;
+
+export const settingsStatement = (...settings: Settings[]): Statement => {
+  const all = Object.entries(Object.assign({}, ...settings) as Settings);
+  return {
+    sql: `select ${all.map(() => 'set_config(?, ?, true)').join(', ')}`,
+    params: all.flat(),
+  };
+};
 
 /**
- * The retrieval's setting, after the search's (`searchSettingsStatement`), for the rest of its
- * transaction: no plain index scans. A date slice is read by bitmaps (the concept's GIN entries
- * AND its dates), visiting only the heap pages of its matches; the planner would otherwise often
- * walk the date index newest first, fetching every passage of the slice (a word in 15 % of them:
- * 34,000 fetches for 5,000 matches, 220 ms against 88 ms). Bitmap scans serve every other read of
- * the retrieval as well. Not before the lead-language count: it turns index-only scans off too
- * (that count took 70 ms by bitmaps against 13 ms index-only).
+ * The search's settings: its sort memory, and no parallel workers. The planner gave the
+ * lead-language count of a 100,000-lead agency two workers, whose start cost 40 ms of a 50 ms
+ * statement (the same count alone takes 13 ms); a search is one of many requests on the server's
+ * cores, so it never takes more than its own core.
  */
-export const retrievalSettingsStatement = (): Statement => ({
-  sql: `select set_config('enable_indexscan', 'off', true)`,
-  params: [],
-});
+export const SEARCH_SETTINGS: Settings = {
+  work_mem: RETRIEVAL_WORK_MEM,
+  max_parallel_workers_per_gather: '0',
+};
+
+/**
+ * The retrieval's setting, after the analyze statement: no plain index scans. A date slice is
+ * read by bitmaps (the concept's GIN entries AND its dates), visiting only the heap pages of its
+ * matches; the planner would otherwise often walk the date index newest first, fetching every
+ * passage of the slice (a word in 15 % of them: 34,000 fetches for 5,000 matches, 220 ms against
+ * 88 ms). Bitmap scans serve every other read of the retrieval as well. Not before the
+ * lead-language count: it turns index-only scans off too (that count took 70 ms by bitmaps
+ * against 13 ms index-only).
+ */
+export const RETRIEVAL_SETTINGS: Settings = { enable_indexscan: 'off' };
 
 /**
  * The lower bound of each first slice: the `occurred_at` of the organization's n-th newest passage
@@ -375,7 +383,7 @@ export function retrieveStatement(
  * (`word_similarity`), or at most `TYPO_EDITS` edits from it among those a little like it
  * (trigram similarity ≥ `TYPO_CANDIDATE_SIMILARITY`: two swapped letters in a short name leave
  * it only a third of its trigrams), closest first (fewest edits, then most similar), the
- * `SIMILAR_WORDS` closest. GIN trigram index; run after `trigramThresholdStatement` in the same
+ * `SIMILAR_WORDS` closest. GIN trigram index; run after `TRIGRAM_SETTINGS` in the same
  * transaction. Full text then searches those words.
  */
 export function similarWordsStatement(organizationId: string, words: string[]): Statement {
@@ -410,16 +418,18 @@ export const lexemeEstimatesStatement = (organizationId: string, lexemes: string
   params: [organizationId, organizationId, lexemes],
 });
 
-/** The similar-words lookup gives up after this long (it only fills up: no fill-up rather than no answer). */
+/**
+ * The typo fill-up gives up after this long (the similar words and their passages: no fill-up
+ * rather than no answer).
+ */
 export const TRIGRAM_BUDGET_MS = 800;
 
-/** `word_similarity` threshold of the trigram operators and the pass's budget, for this transaction only. */
-export const trigramThresholdStatement = (): Statement => ({
-  sql: `select set_config('pg_trgm.word_similarity_threshold', ?, true),
-               set_config('pg_trgm.similarity_threshold', ?, true),
-               set_config('statement_timeout', ?, true)`,
-  params: [String(TRIGRAM_SIMILARITY), String(TYPO_CANDIDATE_SIMILARITY), String(TRIGRAM_BUDGET_MS)],
-});
+/** `word_similarity` thresholds of the trigram operators, and the fill-up's budget. */
+export const TRIGRAM_SETTINGS: Settings = {
+  'pg_trgm.word_similarity_threshold': String(TRIGRAM_SIMILARITY),
+  'pg_trgm.similarity_threshold': String(TYPO_CANDIDATE_SIMILARITY),
+  statement_timeout: String(TRIGRAM_BUDGET_MS),
+};
 
 /**
  * Snippets of the chunks shown only: `ts_headline` under each chunk's language, plain text (no
