@@ -96,13 +96,9 @@ const SQL = {
   searchAnalyze: (organizationId, terms, extra) => searchSql.analyzeStatement(organizationId, terms, extra),
   searchConcepts: (organizationId, configs, queries) =>
     searchSql.conceptQueriesStatement(organizationId, configs, queries),
-  searchSettings: searchSql.settingsStatement(searchSql.SEARCH_SETTINGS),
+  searchSettings: searchSql.settingsStatement(searchSql.SEARCH_SETTINGS, searchSql.TRIGRAM_SETTINGS),
   searchRetrievalSettings: searchSql.settingsStatement(searchSql.RETRIEVAL_SETTINGS),
-  searchFillUpSettings: searchSql.settingsStatement(
-    searchSql.SEARCH_SETTINGS,
-    searchSql.RETRIEVAL_SETTINGS,
-    searchSql.TRIGRAM_SETTINGS,
-  ),
+
   searchSimilarWords: (organizationId, words) => searchSql.similarWordsStatement(organizationId, words),
   searchLexemeEstimates: (organizationId, lexemes) =>
     searchSql.lexemeEstimatesStatement(organizationId, lexemes),
@@ -1123,34 +1119,36 @@ async function searchCrm(key, body) {
     maxResults > 30
   )
     throw new HttpError(400, 'VALIDATION_FAILED', 'Bad search.');
+  // one read transaction for the whole pipeline, as SearchService.run
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const answer = await searchCrmIn(client, key, query, maxResults, started);
+    await client.query('commit');
+    return answer;
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+async function searchCrmIn(client, key, query, maxResults, started) {
   const plan = searchQuery.planQuery(query);
   const searchReach = searchReachOf(key);
   const filters = {};
-  // the same retrieval plan (retrieveNewest): each concept whole or in a window, unnamed statements
-  const runRows = async (statement, unprepared, client) =>
+  // the same retrieval plan (retrieveNewest): each concept whole or in slices, unnamed statements
+  const inTransaction = async (statement, unprepared) =>
     (await (unprepared ? runUnnamed(statement, client) : run(statement, client))).rows;
-  // one transaction with the search's settings (the retrieval's after the analyze statement), as SearchService.run
-  const inSearchTransaction = async (work) => {
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
-      await run(SQL.searchSettings, client);
-      const result = await work((statement, unprepared) => runRows(statement, unprepared, client));
-      await client.query('commit');
-      return result;
-    } catch (err) {
-      await client.query('rollback').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
-  };
-  const { analyzed, rows } = await inSearchTransaction(async (inTransaction) => {
+  // the search's settings and the trigram thresholds, the retrieval's after the analyze statement
+  await inTransaction(SQL.searchSettings);
+  const { analyzed, rows } = await (async () => {
     const [analyzed] = await inTransaction(
       SQL.searchAnalyze(key.organization_id, [...plan.terms, ...plan.phraseWords], []),
     );
-    if (plan.terms.length === 0) return { analyzed, rows: [] };
     await inTransaction(SQL.searchRetrievalSettings);
+    if (plan.terms.length === 0) return { analyzed, rows: [] };
     const [planned] = await inTransaction(
       SQL.searchConcepts(key.organization_id, analyzed.configs, {
         all: searchService.websearchPerConfig(plan, analyzed.configs, analyzed.lexemes),
@@ -1165,7 +1163,7 @@ async function searchCrm(key, body) {
       filters,
     );
     return { analyzed, rows };
-  });
+  })();
   const candidates = rows.map((row) => ({
     chunkId: String(row.id),
     leadId: Number(row.lead_id),
@@ -1204,49 +1202,29 @@ async function searchCrm(key, body) {
   const found = [...groups.values()];
   if (found.length < maxResults && plan.trigramWords.length > 0) {
     const wanted = maxResults - found.length;
-    // the trigram pass, in one transaction with its thresholds, its budget and the retrieval's
-    // settings: the agency's words like the query's, then their passages by full text
-    const client = await pool.connect();
+    // the trigram pass: the agency's words like the query's, then their passages by full text
+    const similar = await inTransaction(
+      SQL.searchSimilarWords(key.organization_id, [...new Set(plan.trigramWords.map(searchWords.foldWord))]),
+    );
     const similarity = new Map();
+    // closest first (the statement's order), each word once
+    for (const row of similar) {
+      const lexeme = `'${row.word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+      if (!similarity.has(lexeme)) similarity.set(lexeme, Number(row.similarity));
+    }
     let fuzzyRows = [];
-    try {
-      await client.query('begin');
-      await run(SQL.searchFillUpSettings, client);
-      const similar = (
-        await run(
-          SQL.searchSimilarWords(key.organization_id, [
-            ...new Set(plan.trigramWords.map(searchWords.foldWord)),
-          ]),
-          client,
-        )
-      ).rows;
-      // closest first (the statement's order), each word once
-      for (const row of similar) {
-        const lexeme = `'${row.word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-        if (!similarity.has(lexeme)) similarity.set(lexeme, Number(row.similarity));
-      }
-      if (similarity.size > 0) {
-        const lexemes = [...similarity.keys()];
-        const inTransaction = (statement, unprepared) => runRows(statement, unprepared, client);
-        const [estimates] = await inTransaction(SQL.searchLexemeEstimates(key.organization_id, lexemes));
-        fuzzyRows = await searchRetrieval.retrieveNewest(
-          inTransaction,
-          searchReach,
-          searchRetrieval.estimatedConcepts(lexemes, estimates),
-          Number(estimates.chunks),
-          filters,
-          searchRetrieval.RETRIEVAL_LIMITS,
-          'concept',
-        );
-      }
-      await client.query('commit');
-    } catch (err) {
-      await client.query('rollback').catch(() => {});
-      if (err.code !== '57014') throw err;
-      similarity.clear();
-      fuzzyRows = [];
-    } finally {
-      client.release();
+    if (similarity.size > 0) {
+      const lexemes = [...similarity.keys()];
+      const [estimates] = await inTransaction(SQL.searchLexemeEstimates(key.organization_id, lexemes));
+      fuzzyRows = await searchRetrieval.retrieveNewest(
+        inTransaction,
+        searchReach,
+        searchRetrieval.estimatedConcepts(lexemes, estimates),
+        Number(estimates.chunks),
+        filters,
+        searchRetrieval.RETRIEVAL_LIMITS,
+        'concept',
+      );
     }
     if (similarity.size > 0) {
       const known = new Set(found.map((g) => g.leadId));
@@ -1286,7 +1264,7 @@ async function searchCrm(key, body) {
   if (ids.length) {
     const headline = searchService.websearchPerConfig(plan, analyzed.configs, analyzed.lexemes, 'headline');
     const fuzzyIds = new Set(shown.filter((g) => g.fuzzy).flatMap((g) => g.chunks.map((c) => String(c.id))));
-    const { rows: lines } = await run(SQL.searchHeadlines(searchReach, ids, analyzed.configs, headline));
+    const lines = await inTransaction(SQL.searchHeadlines(searchReach, ids, analyzed.configs, headline));
     for (const line of lines)
       snippets.set(
         String(line.id),

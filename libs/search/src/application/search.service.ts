@@ -145,44 +145,46 @@ export class SearchService implements OnApplicationBootstrap {
   ): Promise<SearchAnswerJson> {
     const reach: SearchReach = { organizationId: actor.organizationId, ...this.access.searchSql(actor, 'l') };
     const extra = options.extraConfigs ?? [];
-    // one transaction with the search's settings for every read of the index: the configurations
-    // and the lead languages, then (with the retrieval's) the estimates, the slices' floors, the retrieve
-    const { analyzed, rows } = await this.em.transactional(async (em) => {
-      await preparedRows(em, settingsStatement(SEARCH_SETTINGS));
-      const [analyzed] = await preparedRows<{
-        configs: string[];
-        lexemes: [number, string, string, number[]][];
-      }>(em, analyzeStatement(actor.organizationId, [...plan.terms, ...plan.phraseWords], extra));
+    // one read transaction for the whole pipeline, with the search's settings (and the trigram
+    // thresholds), then the retrieval's after the lead languages were counted
+    return this.em.transactional(async (em) => {
+      const db = SearchService.runner(em);
+      await db(settingsStatement(SEARCH_SETTINGS, TRIGRAM_SETTINGS));
+      const [analyzed] = await db<{ configs: string[]; lexemes: [number, string, string, number[]][] }>(
+        analyzeStatement(actor.organizationId, [...plan.terms, ...plan.phraseWords], extra),
+      );
+      await db(settingsStatement(RETRIEVAL_SETTINGS));
       const rows =
         plan.terms.length === 0
           ? []
-          : await this.retrieve(em, reach, plan, analyzed.configs, analyzed.lexemes, filters);
-      return { analyzed, rows };
+          : await this.retrieve(db, reach, plan, analyzed.configs, analyzed.lexemes, filters);
+      const { ranked, reranked } = this.reranker.rerank(
+        rows.map(toCandidate),
+        rerankQuery(plan, analyzed.lexemes),
+        this.clock.now(),
+      );
+      const groups = groupByLead(ranked);
+      if (groups.length < maxResults && plan.trigramWords.length > 0) {
+        groups.push(
+          ...(await this.trigramGroups(db, reach, plan, filters, groups, maxResults - groups.length)),
+        );
+      }
+      if (options.leadBoosts) await boost(groups, options.leadBoosts);
+      const shown = groups.slice(0, maxResults);
+      const snippets = await this.snippets(
+        db,
+        reach,
+        shown,
+        analyzed.configs,
+        websearchPerConfig(plan, analyzed.configs, analyzed.lexemes, 'headline'),
+        plan.trigramWords,
+      );
+      return {
+        matches: shown.map((group) => toMatch(group, snippets)),
+        tookMs: Math.round(performance.now() - started),
+        reranked,
+      };
     });
-    const candidates = rows.map(toCandidate);
-    const { ranked, reranked } = this.reranker.rerank(
-      candidates,
-      rerankQuery(plan, analyzed.lexemes),
-      this.clock.now(),
-    );
-    const groups = groupByLead(ranked);
-    if (groups.length < maxResults && plan.trigramWords.length > 0) {
-      groups.push(...(await this.trigramGroups(reach, plan, filters, groups, maxResults - groups.length)));
-    }
-    if (options.leadBoosts) await boost(groups, options.leadBoosts);
-    const shown = groups.slice(0, maxResults);
-    const snippets = await this.snippets(
-      reach,
-      shown,
-      analyzed.configs,
-      websearchPerConfig(plan, analyzed.configs, analyzed.lexemes, 'headline'),
-      plan.trigramWords,
-    );
-    return {
-      matches: shown.map((group) => toMatch(group, snippets)),
-      tookMs: Math.round(performance.now() - started),
-      reranked,
-    };
   }
 
   /** Runs statements on an entity manager (`StatementRunner`): the search transaction's. */
@@ -198,71 +200,57 @@ export class SearchService implements OnApplicationBootstrap {
    * every ranked passage (the rerank still weighs them).
    */
   private async retrieve(
-    em: EntityManager,
+    db: StatementRunner,
     reach: SearchReach,
     plan: QueryPlan,
     configs: string[],
     lexemes: [number, string, string, number[]][],
     filters: SearchFilters,
   ): Promise<CandidateRow[]> {
-    await preparedRows(em, settingsStatement(RETRIEVAL_SETTINGS));
-    const rows = SearchService.runner(em);
-    const [planned] = await rows<Estimates & { queries: [number, string, string][] }>(
+    const [planned] = await db<Estimates & { queries: [number, string, string][] }>(
       conceptQueriesStatement(reach.organizationId, configs, {
         all: websearchPerConfig(plan, configs, lexemes),
         own: websearchPerConfig(plan, configs, lexemes, 'own'),
       }),
     );
-    return retrieveNewest(rows, reach, conceptsToRetrieve(planned), Number(planned.chunks), filters);
+    return retrieveNewest(db, reach, conceptsToRetrieve(planned), Number(planned.chunks), filters);
   }
 
   /**
    * Leads only the trigram pass finds (typos, names), after those retrieval found: the agency's
    * words like the query's (`similarWordsStatement`), then their passages by full text, each
-   * scored by the most similar word it holds. One transaction with the trigram thresholds, the
-   * fill-up's budget and the retrieval's settings.
+   * scored by the most similar word it holds (in the search's transaction: its trigram
+   * thresholds and the retrieval's settings).
    */
   private async trigramGroups(
+    db: StatementRunner,
     reach: SearchReach,
     plan: QueryPlan,
     filters: SearchFilters,
     found: LeadGroup[],
     wanted: number,
   ): Promise<LeadGroup[]> {
-    const { similarity, rows } = await this.em
-      .transactional(async (em) => {
-        await preparedRows(em, settingsStatement(SEARCH_SETTINGS, RETRIEVAL_SETTINGS, TRIGRAM_SETTINGS));
-        const similar = await preparedRows<{ word: string; similarity: number }>(
-          em,
-          similarWordsStatement(reach.organizationId, [...new Set(plan.trigramWords.map(foldWord))]),
-        );
-        // closest first (the statement's order), each word once
-        const similarity = new Map<string, number>();
-        for (const row of similar) {
-          const lexeme = lexemeText(row.word);
-          if (!similarity.has(lexeme)) similarity.set(lexeme, Number(row.similarity));
-        }
-        if (similarity.size === 0) return { similarity, rows: [] };
-        const lexemes = [...similarity.keys()];
-        const run = SearchService.runner(em);
-        const [estimates] = await run<Estimates>(lexemeEstimatesStatement(reach.organizationId, lexemes));
-        const rows = await retrieveNewest(
-          run,
-          reach,
-          estimatedConcepts(lexemes, estimates),
-          Number(estimates.chunks),
-          filters,
-          RETRIEVAL_LIMITS,
-          'concept',
-        );
-        return { similarity, rows };
-      })
-      // over its budget (57014, statement_timeout): no fill-up rather than no answer
-      .catch((error: unknown) =>
-        sqlStateOf(error) === '57014'
-          ? { similarity: new Map<string, number>(), rows: [] as CandidateRow[] }
-          : Promise.reject(error),
-      );
+    const similar = await db<{ word: string; similarity: number }>(
+      similarWordsStatement(reach.organizationId, [...new Set(plan.trigramWords.map(foldWord))]),
+    );
+    // closest first (the statement's order), each word once
+    const similarity = new Map<string, number>();
+    for (const row of similar) {
+      const lexeme = lexemeText(row.word);
+      if (!similarity.has(lexeme)) similarity.set(lexeme, Number(row.similarity));
+    }
+    if (similarity.size === 0) return [];
+    const lexemes = [...similarity.keys()];
+    const [estimates] = await db<Estimates>(lexemeEstimatesStatement(reach.organizationId, lexemes));
+    const rows = await retrieveNewest(
+      db,
+      reach,
+      estimatedConcepts(lexemes, estimates),
+      Number(estimates.chunks),
+      filters,
+      RETRIEVAL_LIMITS,
+      'concept',
+    );
     const known = new Set(found.map((g) => g.leadId));
     const scored = rows
       .filter((row) => !known.has(Number(row.lead_id)))
@@ -293,6 +281,7 @@ export class SearchService implements OnApplicationBootstrap {
   }
 
   private async snippets(
+    db: StatementRunner,
     reach: SearchReach,
     shown: LeadGroup[],
     configs: string[],
@@ -302,8 +291,7 @@ export class SearchService implements OnApplicationBootstrap {
     const ids = shown.flatMap((g) => g.chunks.slice(0, EVIDENCE_PER_LEAD).map((c) => c.id));
     if (ids.length === 0) return new Map();
     const fuzzy = new Set(shown.filter((g) => g.fuzzy).flatMap((g) => g.chunks.map((c) => c.id)));
-    const rows = await preparedRows<{ id: string; text: string; headline: string }>(
-      this.em,
+    const rows = await db<{ id: string; text: string; headline: string }>(
       headlineStatement(reach, ids, configs, websearch),
     );
     return new Map(
@@ -326,15 +314,6 @@ function lexemeText(word: string): string {
 function closestWord(tsv: string, similarity: Map<string, number>): number {
   for (const [lexeme, value] of similarity) if (tsv.includes(`${lexeme}:`)) return value;
   return 0;
-}
-
-/** The SQLSTATE of a database error, however the driver and the ORM wrapped it. */
-function sqlStateOf(error: unknown): string | undefined {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; i++) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
-    e = e.cause as typeof e;
-  }
-  return undefined;
 }
 
 function toCandidate(row: CandidateRow): Candidate {

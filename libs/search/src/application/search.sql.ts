@@ -418,17 +418,10 @@ export const lexemeEstimatesStatement = (organizationId: string, lexemes: string
   params: [organizationId, organizationId, lexemes],
 });
 
-/**
- * The typo fill-up gives up after this long (the similar words and their passages: no fill-up
- * rather than no answer).
- */
-export const TRIGRAM_BUDGET_MS = 800;
-
-/** `word_similarity` thresholds of the trigram operators, and the fill-up's budget. */
+/** `word_similarity` thresholds of the trigram operators (the typo fill-up's `%>` and `%`). */
 export const TRIGRAM_SETTINGS: Settings = {
   'pg_trgm.word_similarity_threshold': String(TRIGRAM_SIMILARITY),
   'pg_trgm.similarity_threshold': String(TYPO_CANDIDATE_SIMILARITY),
-  statement_timeout: String(TRIGRAM_BUDGET_MS),
 };
 
 /**
