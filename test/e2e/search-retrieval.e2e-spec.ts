@@ -1,4 +1,5 @@
 import { preparedRows, type Statement } from '@app/platform/core';
+import { LeadAccess } from '@app/crm';
 import { leadSharesSql } from '../../libs/crm/src/domain/lead-reach';
 import {
   EstimatedConcept,
@@ -22,7 +23,7 @@ import { Agency, sql, TestApp } from '../fixtures';
  * four fifths of the share is enough, and a lead or an `occurredTo` reads whole. The bounds are
  * lowered (`RetrievalLimits`) so 600 passages make a concept common.
  */
-describe('search retrieval plan: windows on a real index', () => {
+describe('search retrieval plan: date slices on a real index', () => {
   let t: TestApp;
   let a: Agency;
   let reach: SearchReach;
@@ -36,7 +37,10 @@ describe('search retrieval plan: windows on a real index', () => {
   beforeAll(async () => {
     t = await TestApp.start({ env: { LOG_LEVEL: 'error' } });
     a = await t.seed.agency('Retrieval Plan');
-    for (let i = 0; i < 3; i++) leadIds.push((await t.seed.lead(a.admin)).id);
+    // the second lead is the member's: a third of the passages are in their reach
+    for (let i = 0; i < 3; i++) {
+      leadIds.push((await t.seed.lead(a.admin, i === 1 ? { assigneeIds: [a.member.userId] } : {})).id);
+    }
     // 600 passages an hour apart: every one says hipoteca; one in 40 also says casa rural
     const rows = Array.from({ length: 600 }, (_, i) => ({
       leadId: leadIds[i % 3],
@@ -61,11 +65,12 @@ describe('search retrieval plan: windows on a real index', () => {
   /** A statement through the platform's runner (pg binds arrays as arrays; knex would spread them). */
   const rowsOf = <T>(statement: Statement) => preparedRows<T>(t.orm.em.fork(), statement, { prepare: false });
 
-  /** Runs the plan, recording each statement it sends. */
+  /** Runs the plan, recording each statement it sends (as the admin, or in another reach). */
   const retrieve = async (
     concepts: EstimatedConcept[],
     limits: RetrievalLimits,
     filters: SearchFilters = {},
+    as: SearchReach = reach,
   ): Promise<{ rows: CandidateRow[]; sent: Statement[] }> => {
     const sent: Statement[] = [];
     const run = <T>(statement: Statement) => {
@@ -73,7 +78,7 @@ describe('search retrieval plan: windows on a real index', () => {
       return rowsOf<T>(statement);
     };
     const [estimates] = await run<Estimates>(lexemeEstimatesStatement(a.admin.organizationId, []));
-    const rows = await retrieveNewest(run, reach, concepts, Number(estimates.chunks), filters, limits);
+    const rows = await retrieveNewest(run, as, concepts, Number(estimates.chunks), filters, limits);
     return { rows, sent: sent.slice(1) };
   };
   const ids = (rows: CandidateRow[]) => rows.map((row) => String(row.id)).sort();
@@ -87,7 +92,7 @@ describe('search retrieval plan: windows on a real index', () => {
     expect(Number(estimates.lexemes[`'hipoteca'`])).toBeGreaterThan(500);
   });
 
-  it('a common concept read in a window takes the same newest matches as a whole read', async () => {
+  it('a common concept read in date slices takes the same newest matches as a whole read', async () => {
     const concept = { tsquery: `'hipoteca'`, estimate: 600 };
     const windowed = await retrieve([concept], SMALL);
     const whole = await retrieve([concept], WHOLE);
@@ -126,6 +131,20 @@ describe('search retrieval plan: windows on a real index', () => {
     expect(found).toBeLessThan(40);
     const dates = rows.map((r) => new Date(r.occurred_at).getTime());
     expect(Math.min(...dates)).toBe(newest - (found - 1) * HOUR);
+  });
+
+  it('a member reaching a third of the passages gets their newest matches through the later slices', async () => {
+    const member: SearchReach = {
+      organizationId: a.admin.organizationId,
+      ...t.get(LeadAccess).searchSql(await t.seed.principal(a.member), 'l'),
+    };
+    const concept = { tsquery: `'hipoteca'`, estimate: 600 };
+    const sliced = await retrieve([concept], SMALL, {}, member);
+    const whole = await retrieve([concept], WHOLE, {}, member);
+    expect(retrieves(sliced.sent)[0].sql).toContain('s0_3 as (');
+    expect(sliced.rows).toHaveLength(40);
+    expect(ids(sliced.rows)).toEqual(ids(whole.rows));
+    expect(new Set(sliced.rows.map((r) => Number(r.lead_id)))).toEqual(new Set([leadIds[1]]));
   });
 
   it('one lead, or an occurredTo, is read whole: the agency’s newest passages say nothing of them', async () => {
