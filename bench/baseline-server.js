@@ -49,6 +49,7 @@ const publicPage = built('platform/src/http/public-page.js');
 // search (issue 18): the pipeline's statements, query plan, reranker, snippet and indexer modules;
 // `rerankQuery` is exported by the service module (loading it loads the CRM's modules: slow start)
 const searchSql = built('search/src/application/search.sql.js');
+const transactionSettings = built('platform/src/db/transaction-settings.js');
 const searchQuery = built('search/src/domain/search-query.js');
 const searchRerank = built('search/src/domain/bm25f-reranker.js');
 const searchSnippet = built('search/src/domain/snippet.js');
@@ -96,8 +97,11 @@ const SQL = {
   searchAnalyze: (organizationId, terms, extra) => searchSql.analyzeStatement(organizationId, terms, extra),
   searchConcepts: (organizationId, configs, queries) =>
     searchSql.conceptQueriesStatement(organizationId, configs, queries),
-  searchSettings: searchSql.settingsStatement(searchSql.SEARCH_SETTINGS, searchSql.TRIGRAM_SETTINGS),
-  searchRetrievalSettings: searchSql.settingsStatement(searchSql.RETRIEVAL_SETTINGS),
+  searchSettings: transactionSettings.transactionSettingsStatement(
+    searchSql.SEARCH_SETTINGS,
+    searchSql.TRIGRAM_SETTINGS,
+  ),
+  searchRetrievalSettings: transactionSettings.transactionSettingsStatement(searchSql.RETRIEVAL_SETTINGS),
 
   searchSimilarWords: (organizationId, words) => searchSql.similarWordsStatement(organizationId, words),
   searchLexemeEstimates: (organizationId, lexemes) =>
@@ -115,7 +119,7 @@ const SQL = {
   insertChunks: (organizationId, rows) => searchIndex.insertChunksStatement(organizationId, rows),
   queuePreview: (population, definition, context) =>
     queuePreview.queuePreviewStatement(population, definition, context),
-  previewSettings: queuePreview.previewSettingsSql(5_000),
+  previewSettings: transactionSettings.transactionSettingsStatement(queuePreview.previewSettings(5_000)),
   // lead intake with routing (issue 14): the intake's own statements (LeadRepository,
   // ExternalIdRepository; the ORM's inserts written out), then routing's, all from the built modules
   intakeLock: (key) => ({ sql: 'select pg_advisory_xact_lock(hashtextextended(?, 0))', params: [key] }),
@@ -1073,7 +1077,7 @@ async function previewQueue(key, body) {
   let rows;
   try {
     await client.query('begin');
-    await client.query(SQL.previewSettings);
+    await run(SQL.previewSettings, client);
     rows = (await run(statement, client)).rows;
     await client.query('commit');
   } catch (err) {
@@ -1143,27 +1147,26 @@ async function searchCrmIn(client, key, query, maxResults, started) {
     (await (unprepared ? runUnnamed(statement, client) : run(statement, client))).rows;
   // the search's settings and the trigram thresholds, the retrieval's after the analyze statement
   await inTransaction(SQL.searchSettings);
-  const { analyzed, rows } = await (async () => {
-    const [analyzed] = await inTransaction(
-      SQL.searchAnalyze(key.organization_id, [...plan.terms, ...plan.phraseWords], []),
-    );
-    await inTransaction(SQL.searchRetrievalSettings);
-    if (plan.terms.length === 0) return { analyzed, rows: [] };
+  const [analyzed] = await inTransaction(
+    SQL.searchAnalyze(key.organization_id, [...plan.terms, ...plan.phraseWords], []),
+  );
+  await inTransaction(SQL.searchRetrievalSettings);
+  let rows = [];
+  if (plan.terms.length > 0) {
     const [planned] = await inTransaction(
       SQL.searchConcepts(key.organization_id, analyzed.configs, {
         all: searchService.websearchPerConfig(plan, analyzed.configs, analyzed.lexemes),
         own: searchService.websearchPerConfig(plan, analyzed.configs, analyzed.lexemes, 'own'),
       }),
     );
-    const rows = await searchRetrieval.retrieveNewest(
+    rows = await searchRetrieval.retrieveNewest(
       inTransaction,
       searchReach,
       searchRetrieval.conceptsToRetrieve(planned),
       Number(planned.chunks),
       filters,
     );
-    return { analyzed, rows };
-  })();
+  }
   const candidates = rows.map((row) => ({
     chunkId: String(row.id),
     leadId: Number(row.lead_id),
@@ -1212,11 +1215,10 @@ async function searchCrmIn(client, key, query, maxResults, started) {
       const lexeme = `'${row.word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
       if (!similarity.has(lexeme)) similarity.set(lexeme, Number(row.similarity));
     }
-    let fuzzyRows = [];
     if (similarity.size > 0) {
       const lexemes = [...similarity.keys()];
       const [estimates] = await inTransaction(SQL.searchLexemeEstimates(key.organization_id, lexemes));
-      fuzzyRows = await searchRetrieval.retrieveNewest(
+      const fuzzyRows = await searchRetrieval.retrieveNewest(
         inTransaction,
         searchReach,
         searchRetrieval.estimatedConcepts(lexemes, estimates),
@@ -1225,8 +1227,6 @@ async function searchCrmIn(client, key, query, maxResults, started) {
         searchRetrieval.RETRIEVAL_LIMITS,
         'concept',
       );
-    }
-    if (similarity.size > 0) {
       const known = new Set(found.map((g) => g.leadId));
       const closestOf = (tsv) => {
         for (const [lexeme, value] of similarity) if (tsv.includes(`${lexeme}:`)) return value;

@@ -269,7 +269,10 @@ async function retrievePlan(ctx, query, withTrigram = false) {
     // the search's and the retrieval's settings, as its transaction sets them
     await client.query('begin');
     const settings = numbered(
-      searchSql.settingsStatement(searchSql.SEARCH_SETTINGS, searchSql.RETRIEVAL_SETTINGS),
+      built('platform/src/db/transaction-settings.js').transactionSettingsStatement(
+        searchSql.SEARCH_SETTINGS,
+        searchSql.RETRIEVAL_SETTINGS,
+      ),
     );
     await client.query(settings.text, settings.values);
     await retrieval.retrieveNewest(runRows, searchReach, concepts, Number(planned.chunks), {});
@@ -282,7 +285,11 @@ async function retrievePlan(ctx, query, withTrigram = false) {
     let trigram = null;
     if (withTrigram) {
       await client.query('begin');
-      const threshold = numbered(searchSql.settingsStatement(searchSql.TRIGRAM_SETTINGS));
+      const threshold = numbered(
+        built('platform/src/db/transaction-settings.js').transactionSettingsStatement(
+          searchSql.TRIGRAM_SETTINGS,
+        ),
+      );
       await client.query(threshold.text, threshold.values);
       const statement = numbered(
         searchSql.similarWordsStatement(ctx.organizationId, queryPlan.trigramWords.map(foldWord)),

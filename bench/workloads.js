@@ -294,6 +294,11 @@ async function queueStatement(ctx, memberId) {
     definition,
     { now: new Date(), viewerId: memberId ?? ctx.queue.viewerId },
   );
+  return numbered(statement);
+}
+
+/** A statement's `?` placeholders as `$1`, `$2`, … for `pg`. */
+function numbered(statement) {
   let n = 0;
   return { text: statement.sql.replace(/\?/g, () => `$${++n}`), params: statement.params };
 }
@@ -616,13 +621,17 @@ const WORKLOADS = {
     after: async ({ ctx, memberId = null }) => {
       const { text, params } = await queueStatement(ctx, memberId);
       // in a transaction with the preview's own settings, as both sides run it
-      const settings = built('queues/src/domain/queue-preview.sql.js').previewSettingsSql(5_000);
+      const settings = numbered(
+        built('platform/src/db/transaction-settings.js').transactionSettingsStatement(
+          built('queues/src/domain/queue-preview.sql.js').previewSettings(5_000),
+        ),
+      );
       const client = new Client({ connectionString: ctx.databaseUrl });
       await client.connect();
       let plan;
       try {
         await client.query('begin');
-        await client.query(settings);
+        await client.query(settings.text, settings.params);
         const { rows } = await client.query(`explain (analyze, buffers) ${text}`, params);
         plan = rows.map((row) => row['QUERY PLAN']).join('\n');
         await client.query('rollback');

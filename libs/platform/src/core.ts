@@ -6,6 +6,7 @@ export { Clock, ManualClock, MINUTE, HOUR, DAY } from './clock/clock';
 export * from './clock/zoned-time';
 export * from './db/tenant.repository';
 export * from './db/prepared-statements';
+export * from './db/transaction-settings';
 export * from './errors/domain-error';
 export { isDependencyUnavailable } from './errors/unavailable';
 export type { ErrorCode, ValidationIssue } from './errors/error-codes';

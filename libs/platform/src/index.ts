@@ -12,6 +12,7 @@ export { ormOptions, REQUEST_WAITS } from './db/orm-options';
 export type { DatabaseWaits } from './db/orm-options';
 export * from './db/tenant.repository';
 export * from './db/prepared-statements';
+export * from './db/transaction-settings';
 export * from './db/embedded-postgres';
 
 // the event outbox: catalogued changes recorded in their own transaction (issue 19)

@@ -1,9 +1,15 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { LeadAccess, type Statement } from '@app/crm';
-import { Clock, preparedRows, Principal, validationFailed } from '@app/platform';
+import {
+  Clock,
+  preparedRows,
+  Principal,
+  transactionSettingsStatement,
+  validationFailed,
+} from '@app/platform';
 import type { QueueDefinition } from '../domain/queue-definition';
-import { previewSettingsSql, queuePreviewStatement } from '../domain/queue-preview.sql';
+import { previewSettings, queuePreviewStatement } from '../domain/queue-preview.sql';
 import { previewAnswer, type PreviewRow } from '../views/queue-preview.answer';
 import type { QueuePreviewJson } from '../views/queue.view';
 import { QueuesService } from './queues.service';
@@ -52,8 +58,8 @@ export class QueuePreviewService {
     const statement = queuePreviewStatement(population, definition, { now, viewerId: actor.userId });
     const rows = await this.em.transactional(async (em) => {
       // above the API's 2.5 s statement bound: the server gives up at 5 s, the client just after;
-      // no JIT, and the ranking sort in memory (previewSettingsSql)
-      await em.execute(previewSettingsSql(PREVIEW_STATEMENT_TIMEOUT_MS));
+      // no JIT, and the ranking sort in memory (previewSettings)
+      await preparedRows(em, transactionSettingsStatement(previewSettings(PREVIEW_STATEMENT_TIMEOUT_MS)));
       // a stored queue's text is stable, so it is prepared; an unsaved definition's varies with
       // each try, so it runs unnamed rather than collect prepared statements on pooled connections
       return preparedRows<PreviewRow>(em, statement, {

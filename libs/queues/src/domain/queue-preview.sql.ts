@@ -1,4 +1,4 @@
-import type { Statement } from '@app/platform/core';
+import type { Statement, TransactionSettings } from '@app/platform/core';
 import { compileGroup, QUEUE_COLUMNS, QUEUE_LEADS_FROM, type CompileContext } from './filter-compiler';
 import { effectiveLanes, type QueueDefinition, type QueueLane } from './queue-definition';
 import { CRM_STATUSES, isEmptyGroup, type QueueSort, type SortKey } from './queue-grammar';
@@ -18,9 +18,11 @@ export const ROWS_PER_LANE = 10;
  * cost ~800 ms per run while the statement itself runs in ~150 ms: bench/README.md "Issue 13");
  * enough `work_mem` for the lanes' ranking sort of every lead of an agency to stay in memory.
  */
-export const previewSettingsSql = (timeoutMs: number): string =>
-  `select set_config('statement_timeout', '${Math.trunc(timeoutMs)}', true), set_config('jit', 'off', true),` +
-  ` set_config('work_mem', '32MB', true)`;
+export const previewSettings = (timeoutMs: number): TransactionSettings => ({
+  statement_timeout: String(Math.trunc(timeoutMs)),
+  jit: 'off',
+  work_mem: '32MB',
+});
 
 /** The value each sort key orders by; `crmStatus` in the spec's order, `firstName` case-insensitively. */
 export const SORT_KEY_SQL: Record<SortKey, string> = {

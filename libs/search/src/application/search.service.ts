@@ -1,7 +1,7 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { LeadAccess } from '@app/crm';
-import { Clock, preparedRows, Principal } from '@app/platform';
+import { Clock, preparedRows, Principal, transactionSettingsStatement } from '@app/platform';
 import { occurredWindow } from '../domain/occurred-window';
 import { Reranker, RerankCandidate, RerankQuery, Scored } from '../domain/reranker';
 import { planQuery, QueryPlan, websearchOf } from '../domain/search-query';
@@ -27,7 +27,6 @@ import {
   RETRIEVAL_SETTINGS,
   SearchFilters,
   SEARCH_SETTINGS,
-  settingsStatement,
   SearchReach,
   similarWordsStatement,
   TRIGRAM_SETTINGS,
@@ -149,11 +148,11 @@ export class SearchService implements OnApplicationBootstrap {
     // thresholds), then the retrieval's after the lead languages were counted
     return this.em.transactional(async (em) => {
       const db = SearchService.runner(em);
-      await db(settingsStatement(SEARCH_SETTINGS, TRIGRAM_SETTINGS));
+      await db(transactionSettingsStatement(SEARCH_SETTINGS, TRIGRAM_SETTINGS));
       const [analyzed] = await db<{ configs: string[]; lexemes: [number, string, string, number[]][] }>(
         analyzeStatement(actor.organizationId, [...plan.terms, ...plan.phraseWords], extra),
       );
-      await db(settingsStatement(RETRIEVAL_SETTINGS));
+      await db(transactionSettingsStatement(RETRIEVAL_SETTINGS));
       const rows =
         plan.terms.length === 0
           ? []

@@ -1,5 +1,5 @@
-import type { Statement } from '@app/platform/core';
-import { SLICE_ENOUGH } from '../domain/retrieval-plan';
+import type { Statement, TransactionSettings } from '@app/platform/core';
+import { SLICE_ENOUGH, type Slices } from '../domain/retrieval-plan';
 
 /**
  * The statements of `POST /v1/search` (issue 18 item 3), pure so the benchmark's baseline runs the
@@ -145,16 +145,9 @@ const RANKED = `n.id, n.lead_id, n.source_kind, n.source_id, n.occurred_at, n.un
  */
 export type RetrieveOrder = 'relevance' | 'concept';
 
-/**
- * A concept as the retrieve statement reads it: its tsquery text and its date slices
- * (`retrieval-plan.ts`, `Slices`).
- */
-export interface RetrieveConcept {
+/** A concept as the retrieve statement reads it: its tsquery text and its date slices. */
+export interface RetrieveConcept extends Slices {
   tsquery: string;
-  /** The first slice's lower bound; null: the whole index, read at once. */
-  floor: Date | null;
-  /** The second slice's lower bound (null: everything older); absent: no second slice. */
-  next?: Date | null;
 }
 
 /**
@@ -201,24 +194,13 @@ export function conceptQueriesStatement(
  */
 export const RETRIEVAL_WORK_MEM = '16MB';
 
-/** Settings for the rest of a transaction (`set_config(…, true)`), one statement for all. */
-export type Settings = Record<string, string>;
-
-export const settingsStatement = (...settings: Settings[]): Statement => {
-  const all = Object.entries(Object.assign({}, ...settings) as Settings);
-  return {
-    sql: `select ${all.map(() => 'set_config(?, ?, true)').join(', ')}`,
-    params: all.flat(),
-  };
-};
-
 /**
  * The search's settings: its sort memory, and no parallel workers. The planner gave the
  * lead-language count of a 100,000-lead agency two workers, whose start cost 40 ms of a 50 ms
  * statement (the same count alone takes 13 ms); a search is one of many requests on the server's
  * cores, so it never takes more than its own core.
  */
-export const SEARCH_SETTINGS: Settings = {
+export const SEARCH_SETTINGS: TransactionSettings = {
   work_mem: RETRIEVAL_WORK_MEM,
   max_parallel_workers_per_gather: '0',
 };
@@ -232,7 +214,7 @@ export const SEARCH_SETTINGS: Settings = {
  * lead-language count: it turns index-only scans off too (that count took 70 ms by bitmaps
  * against 13 ms index-only).
  */
-export const RETRIEVAL_SETTINGS: Settings = { enable_indexscan: 'off' };
+export const RETRIEVAL_SETTINGS: TransactionSettings = { enable_indexscan: 'off' };
 
 /**
  * The lower bound of each first slice: the `occurred_at` of the organization's n-th newest passage
@@ -419,7 +401,7 @@ export const lexemeEstimatesStatement = (organizationId: string, lexemes: string
 });
 
 /** `word_similarity` thresholds of the trigram operators (the typo fill-up's `%>` and `%`). */
-export const TRIGRAM_SETTINGS: Settings = {
+export const TRIGRAM_SETTINGS: TransactionSettings = {
   'pg_trgm.word_similarity_threshold': String(TRIGRAM_SIMILARITY),
   'pg_trgm.similarity_threshold': String(TYPO_CANDIDATE_SIMILARITY),
 };

@@ -141,9 +141,9 @@ export interface Slices {
 /**
  * The slices of a concept whose first covers the passages from `floor` (the organization's
  * newest at `newest`): the second reaches back `NEXT_SLICE_SPANS` times the first's time span, the
- * third everything older. The caller's `occurredFrom` bounds them all: a first slice starting
- * before it is no slice (the concept is read within the caller's dates), and a second reaching
- * before it is the last.
+ * third everything older. The caller's `occurredFrom` bounds them all: when it is later than the
+ * first slice's floor it is the only slice's floor (nothing older is wanted), and when it is later
+ * than the second's, the second is the last.
  */
 export function slicesOf(floor: Date | null, newest: Date | null, from?: Date): Slices {
   if (floor === null) return { floor: null };
