@@ -86,10 +86,18 @@ describe('search retrieval plan: date slices on a real index', () => {
 
   it('the organization’s passages and a word’s are estimated from the planner', async () => {
     const [estimates] = await rowsOf<Estimates>(
-      lexemeEstimatesStatement(a.admin.organizationId, [`'hipoteca'`]),
+      lexemeEstimatesStatement(a.admin.organizationId, [`'hipoteca'`, `'zzqxv'`]),
     );
-    expect(Number(estimates.chunks)).toBeGreaterThan(500);
-    expect(Number(estimates.lexemes[`'hipoteca'`])).toBeGreaterThan(500);
+    const chunks = Number(estimates.chunks);
+    const word = Number(estimates.lexemes[`'hipoteca'`]);
+    const absent = Number(estimates.lexemes[`'zzqxv'`]);
+    expect(chunks).toBeGreaterThan(500);
+    // the planner takes the organization and the word as independent over the whole table, which
+    // other suites write to at the same time: the word's estimate is the organization's share of
+    // its passages everywhere, so it is bounded by the organization's passages and far above a word
+    // no passage holds, not a fixed figure
+    expect(word).toBeLessThanOrEqual(chunks);
+    expect(word).toBeGreaterThan(10 * absent);
   });
 
   it('a common concept read in date slices takes the same newest matches as a whole read', async () => {
