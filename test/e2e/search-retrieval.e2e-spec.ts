@@ -179,6 +179,25 @@ describe('search retrieval plan: date slices on a real index', () => {
     expect(rows[0].concept_found).toEqual({ 0: 20, 1: 15 });
   });
 
+  it('ranks each passage by the branches it holds a word of, the same ts_rank_cd as against the whole query', async () => {
+    // four branches: an AND whose covers span other branches' words (the piso <-> jardin phrase
+    // no passage holds, its words inside hipoteca … rural), a rare word, and a word nowhere
+    const tsquery = `'hipoteca' & 'rural' | 'piso' <-> 'jardin' | 'prefieren' | 'garaje'`;
+    const { rows, sent } = await retrieve([{ tsquery, estimate: 600 }], {
+      newestMatches: 600,
+      wholeReadMatches: Number.MAX_SAFE_INTEGER,
+    });
+    expect(retrieves(sent)[0].sql).toContain('array_to_string(array[case when');
+    const whole = await rowsOf<{ id: string; rank: number }>({
+      sql: 'select id, ts_rank_cd(tsv, ?::tsquery) as rank from search_chunk where id = any(?::bigint[])',
+      params: [tsquery, rows.map((row) => row.id)],
+    });
+    const expected = new Map(whole.map((row) => [String(row.id), Number(row.rank)]));
+    expect(rows).toHaveLength(200);
+    for (const row of rows) expect(Number(row.rank)).toBeCloseTo(expected.get(String(row.id))!, 6);
+    expect(new Set(expected.values()).size).toBeGreaterThan(1);
+  });
+
   it('the vocabulary holds the passages’ words, accents folded', async () => {
     const words = await sql<{ word: string }>(
       t,

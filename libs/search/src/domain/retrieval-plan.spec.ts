@@ -1,6 +1,7 @@
 import {
   conceptMatchesEstimate,
   firstWindow,
+  heldBranchTests,
   lexemesOf,
   sameWords,
   withoutStopWords,
@@ -104,5 +105,22 @@ describe('retrieval plan', () => {
     expect(withoutStopWords(`'de' <-> 'al'`, stop)).toBe(`'de' <-> 'al'`);
     expect(withoutStopWords(`'al'`, stop)).toBe(`'al'`);
     expect(withoutStopWords(`'vista' & 'al'`, stop)).toBe(`'vista' & 'al'`);
+  });
+  it('ranks a query of four branches or more against the branches a passage holds a word of', () => {
+    expect(heldBranchTests(`'a' | 'b' <-> 'c' | 'd'`)).toBeNull();
+    expect(heldBranchTests(`'sea' <-> 'view' | 'vistas' <2> 'mar' | 'price' & 'high' | 'meerblick'`)).toEqual(
+      [
+        { branch: `'sea' <-> 'view'`, anyWord: `'sea' | 'view'` },
+        { branch: `'vistas' <2> 'mar'`, anyWord: `'vistas' | 'mar'` },
+        { branch: `'price' & 'high'`, anyWord: `'price' | 'high'` },
+        { branch: `'meerblick'`, anyWord: `'meerblick'` },
+      ],
+    );
+    // a negation is true where none of its words is; a prefix or a weight matches other lexemes
+    expect(heldBranchTests(`'a' | 'b' & !'c' | 'd' | 'e'`)).toBeNull();
+    expect(heldBranchTests(`'a' | 'b':* | 'd' | 'e'`)).toBeNull();
+    expect(heldBranchTests(`'a' | 'b':A | 'd' | 'e'`)).toBeNull();
+    // operators inside a lexeme are letters
+    expect(heldBranchTests(`'a!' | 'b:*' | 'd' | 'e'`)).toHaveLength(4);
   });
 });
