@@ -313,10 +313,11 @@ function newestOfConcept(
     names.push(name);
   };
   slice('and c.occurred_at >= ?', [concept.floor]);
-  if (concept.next === null) slice('and c.occurred_at < ?', [concept.floor]);
-  else if (concept.next !== undefined) {
-    slice('and c.occurred_at < ? and c.occurred_at >= ?', [concept.floor, concept.next]);
-    slice('and c.occurred_at < ?', [concept.next]);
+  let upper = concept.floor;
+  for (const bound of concept.earlier ?? []) {
+    if (bound === null) slice('and c.occurred_at < ?', [upper]);
+    else slice('and c.occurred_at < ? and c.occurred_at >= ?', [upper, bound]);
+    if (bound !== null) upper = bound;
   }
   return {
     slices,

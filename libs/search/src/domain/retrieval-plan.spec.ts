@@ -79,20 +79,23 @@ describe('retrieval plan', () => {
     expect(firstWindow(30, 5, 100, 10)).toBe(22);
   });
 
-  it('reaches the second slice back four times the first’s span, the third to the start', () => {
+  it('reaches the second slice back two spans of the first, the third eight, the last to the start', () => {
     const day = 86_400_000;
     const newest = new Date('2026-11-20T00:00:00Z');
     const floor = new Date(newest.getTime() - 10 * day);
-    expect(slicesOf(floor, newest)).toEqual({ floor, next: new Date(floor.getTime() - 40 * day) });
+    const back = (days: number) => new Date(floor.getTime() - days * day);
+    expect(slicesOf(floor, newest)).toEqual({ floor, earlier: [back(20), back(80), null] });
     expect(slicesOf(null, newest)).toEqual({ floor: null });
     // the caller's occurredFrom: after the first slice's floor, it is the only bound
     const lateFrom = new Date(newest.getTime() - 5 * day);
     expect(slicesOf(floor, newest, lateFrom)).toEqual({ floor: lateFrom });
     // inside the second slice: the second is the last
-    expect(slicesOf(floor, newest, new Date(floor.getTime() - 20 * day))).toEqual({ floor, next: null });
-    // before it: three slices
-    const early = new Date(floor.getTime() - 100 * day);
-    expect(slicesOf(floor, newest, early)).toEqual({ floor, next: new Date(floor.getTime() - 40 * day) });
+    expect(slicesOf(floor, newest, back(15))).toEqual({ floor, earlier: [null] });
+    // inside the third: the third is the last
+    expect(slicesOf(floor, newest, back(20))).toEqual({ floor, earlier: [null] });
+    expect(slicesOf(floor, newest, back(50))).toEqual({ floor, earlier: [back(20), null] });
+    // before it: four slices
+    expect(slicesOf(floor, newest, back(200))).toEqual({ floor, earlier: [back(20), back(80), null] });
   });
 
   it('drops a phrase branch’s stop words, keeping their places as distances', () => {
@@ -106,6 +109,7 @@ describe('retrieval plan', () => {
     expect(withoutStopWords(`'al'`, stop)).toBe(`'al'`);
     expect(withoutStopWords(`'vista' & 'al'`, stop)).toBe(`'vista' & 'al'`);
   });
+
   it('ranks a query of four branches or more against the branches a passage holds a word of', () => {
     expect(heldBranchTests(`'a' | 'b' <-> 'c' | 'd'`)).toBeNull();
     expect(heldBranchTests(`'sea' <-> 'view' | 'vistas' <2> 'mar' | 'price' & 'high' | 'meerblick'`)).toEqual(

@@ -8,8 +8,9 @@
  * statement: the first slice is the organization's newest passages expected to hold its share
  * with a little slack, from the planner's estimate; only when it held less than `SLICE_ENOUGH` of
  * the share (the estimate was high, or a member reaches few of the leads) is the second read,
- * reaching back four times the first's time span (an agency that grew wrote fewer passages a day
- * before), and only when both held too few, everything older.
+ * reaching back twice the first's time span (an agency that grew wrote fewer passages a day
+ * before); then a third, reaching back eight of the first's spans from its floor, and only when
+ * those held too few, everything older.
  */
 
 /** A concept expected to match at most this many passages is read whole (no slices). */
@@ -26,8 +27,14 @@ export const WINDOW_SLACK = 1.3;
  * newest 4,000 hold its 200 best candidates as well as its newest 5,000).
  */
 export const SLICE_ENOUGH = 0.8;
-/** The second slice reaches back this many times the first slice's time span. */
-export const NEXT_SLICE_SPANS = 4;
+/**
+ * How far back from the first slice's floor each later slice but the last reaches, in time spans
+ * of the first. A phrase is estimated as common as its rarest word, often twice its matches: its
+ * first slice holds half its share, and a second reaching back two spans (an agency that grew
+ * wrote fewer passages a day before: one span held a little over half the first's passages)
+ * holds the rest, where one reaching four spans read twice the matches needed.
+ */
+export const SLICE_SPANS = [2, 8];
 
 /**
  * The top-level alternatives of a tsquery text (`'a' | 'b' <-> 'c'` → `'a'`, `'b' <-> 'c'`),
@@ -164,27 +171,35 @@ export function firstWindow(
   return rows >= chunks ? null : rows;
 }
 
-/** A concept's date slices: each slice's lower bound, newest first; the last reaches back to the start. */
+/** A concept's date slices, newest first; the last reaches back to the start. */
 export interface Slices {
   /** The first slice's lower bound (null: no slices, the concept is read whole). */
   floor: Date | null;
-  /** The second slice's lower bound (null: the second is everything older; absent: no second). */
-  next?: Date | null;
+  /**
+   * The lower bounds of the slices after the first, newest first; null for the last, which reads
+   * everything older (absent: the first is the only slice).
+   */
+  earlier?: (Date | null)[];
 }
 
 /**
- * The slices of a concept whose first covers the passages from `floor` (the organization's
- * newest at `newest`): the second reaches back `NEXT_SLICE_SPANS` times the first's time span, the
- * third everything older. The caller's `occurredFrom` bounds them all: when it is later than the
- * first slice's floor it is the only slice's floor (nothing older is wanted), and when it is later
- * than the second's, the second is the last.
+ * The slices of a concept whose first covers the passages from `floor` (the organization's newest
+ * at `newest`): the next ones reach back `SLICE_SPANS` times the first's time span from its floor,
+ * the last everything older. The caller's `occurredFrom` bounds them all: when it is later than
+ * the first slice's floor it is the only slice's floor (nothing older is wanted), and when it is
+ * later than a later slice's bound, that slice is the last.
  */
 export function slicesOf(floor: Date | null, newest: Date | null, from?: Date): Slices {
   if (floor === null) return { floor: null };
   if (from !== undefined && from >= floor) return { floor: from };
   const span = Math.max(1, (newest ?? floor).getTime() - floor.getTime());
-  const next = new Date(floor.getTime() - NEXT_SLICE_SPANS * span);
-  return { floor, next: from !== undefined && from >= next ? null : next };
+  const earlier: (Date | null)[] = [];
+  for (const spans of SLICE_SPANS) {
+    const bound = new Date(floor.getTime() - spans * span);
+    if (from !== undefined && from >= bound) break;
+    earlier.push(bound);
+  }
+  return { floor, earlier: [...earlier, null] };
 }
 
 /** The text with its quoted lexemes blanked (so `(` or ` | ` inside a lexeme is not read as syntax). */
