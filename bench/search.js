@@ -310,8 +310,8 @@ async function retrievePlan(ctx, query, withTrigram = false) {
       websearch: concepts.map((c) => c.tsquery).join(' | '),
       configs: analyzed.configs,
       matches,
-      passes: retrieves.length,
-      windows: concepts.map((c) => c.estimate),
+      retrieveStatements: retrieves.length,
+      estimates: concepts.map((c) => c.estimate),
       plan: rows.map((row) => row['QUERY PLAN']).join('\n'),
       trigram,
     };

@@ -102,19 +102,19 @@ describe('search retrieval plan: date slices on a real index', () => {
 
   it('a common concept read in date slices takes the same newest matches as a whole read', async () => {
     const concept = { tsquery: `'hipoteca'`, estimate: 600 };
-    const windowed = await retrieve([concept], SMALL);
+    const sliced = await retrieve([concept], SMALL);
     const whole = await retrieve([concept], WHOLE);
-    expect(windowed.rows).toHaveLength(40);
-    expect(ids(windowed.rows)).toEqual(ids(whole.rows));
+    expect(sliced.rows).toHaveLength(40);
+    expect(ids(sliced.rows)).toEqual(ids(whole.rows));
     // the newest 40: passages 0-39
     expect(
-      Math.min(...windowed.rows.map((r) => Date.parse(String(new Date(r.occurred_at).toISOString())))),
+      Math.min(...sliced.rows.map((r) => Date.parse(String(new Date(r.occurred_at).toISOString())))),
     ).toBe(newest - 39 * HOUR);
-    expect(windowed.sent.some((s) => s.sql.includes('search_recent_floor'))).toBe(true);
-    expect(retrieves(windowed.sent)).toHaveLength(1);
-    expect(retrieves(windowed.sent)[0].sql).toContain('c.occurred_at >= ?');
+    expect(sliced.sent.some((s) => s.sql.includes('search_recent_floor'))).toBe(true);
+    expect(retrieves(sliced.sent)).toHaveLength(1);
+    expect(retrieves(sliced.sent)[0].sql).toContain('c.occurred_at >= ?');
     expect(retrieves(whole.sent)[0].sql).not.toContain('c.occurred_at >= ?');
-    expect(windowed.rows[0].concept_found).toEqual({ 0: 40 });
+    expect(sliced.rows[0].concept_found).toEqual({ 0: 40 });
   });
 
   it('a first slice that held too few is followed by the next ones, in the same statement', async () => {
@@ -122,12 +122,12 @@ describe('search retrieval plan: date slices on a real index', () => {
     // slice (the newest 16 passages) holds 1, the second (the 32 before) 1, the third (the 96
     // before those) 2, the last the rest
     const concept = { tsquery: `'casa' <-> 'rural'`, estimate: 600 };
-    const windowed = await retrieve([concept], { newestMatches: 12, wholeReadMatches: 10 });
+    const sliced = await retrieve([concept], { newestMatches: 12, wholeReadMatches: 10 });
     const whole = await retrieve([concept], { newestMatches: 12, wholeReadMatches: Number.MAX_SAFE_INTEGER });
-    expect(retrieves(windowed.sent)).toHaveLength(1);
-    expect(retrieves(windowed.sent)[0].sql).toContain('s0_4 as (');
-    expect(ids(windowed.rows)).toEqual(ids(whole.rows));
-    expect(windowed.rows).toHaveLength(12);
+    expect(retrieves(sliced.sent)).toHaveLength(1);
+    expect(retrieves(sliced.sent)[0].sql).toContain('s0_4 as (');
+    expect(ids(sliced.rows)).toEqual(ids(whole.rows));
+    expect(sliced.rows).toHaveLength(12);
   });
 
   it('a first slice that held four fifths of the share is enough: the next ones are not read', async () => {

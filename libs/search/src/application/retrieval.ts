@@ -1,7 +1,7 @@
 import type { Statement } from '@app/platform/core';
 import {
   conceptMatchesEstimate,
-  firstWindow,
+  firstSliceRows,
   slicesOf,
   tsqueryBranches,
   WHOLE_READ_MATCHES,
@@ -16,7 +16,7 @@ import {
   RetrieveOrder,
   SearchFilters,
   SearchReach,
-  windowFloorsStatement,
+  sliceFloorsStatement,
 } from './search.sql';
 
 /**
@@ -80,14 +80,14 @@ export async function retrieveNewest(
   const share = Math.max(1, Math.ceil(limits.newestMatches / wanted.length));
   const whole = [...new Set(wanted.flatMap((concept) => tsqueryBranches(concept.tsquery)))].join(' | ');
   const sliced = filters.leadId === undefined && filters.to === undefined;
-  const windows = wanted.map((concept) =>
-    sliced ? firstWindow(concept.estimate, share, chunks, limits.wholeReadMatches) : null,
+  const firsts = wanted.map((concept) =>
+    sliced ? firstSliceRows(concept.estimate, share, chunks, limits.wholeReadMatches) : null,
   );
-  const floors = await floorsOf(run, reach.organizationId, windows);
+  const floors = await floorsOf(run, reach.organizationId, firsts);
   const retrieve: RetrieveConcept[] = wanted.map((concept, i) => ({
     tsquery: concept.tsquery,
     ...slicesOf(
-      windows[i] === null ? null : (floors.get(windows[i]) ?? null),
+      firsts[i] === null ? null : (floors.get(firsts[i]) ?? null),
       floors.get(1) ?? null,
       filters.from,
     ),
@@ -132,12 +132,12 @@ export function conceptsToRetrieve(
 async function floorsOf(
   run: StatementRunner,
   organizationId: string,
-  windows: (number | null)[],
+  firsts: (number | null)[],
 ): Promise<Map<number, Date | null>> {
-  const distinct = [...new Set(windows.filter((rows): rows is number => rows !== null))];
+  const distinct = [...new Set(firsts.filter((rows): rows is number => rows !== null))];
   if (distinct.length === 0) return new Map();
   const rows = await run<{ rows: string; floor: Date | string | null }>(
-    windowFloorsStatement(organizationId, [1, ...distinct]),
+    sliceFloorsStatement(organizationId, [1, ...distinct]),
   );
   return new Map(rows.map((row) => [Number(row.rows), row.floor === null ? null : new Date(row.floor)]));
 }

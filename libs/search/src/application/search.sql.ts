@@ -238,7 +238,7 @@ export const RETRIEVAL_SETTINGS: TransactionSettings = { enable_indexscan: 'off'
  * The lower bound of each first slice: the `occurred_at` of the organization's n-th newest passage
  * (null: it has fewer); n = 1 is the newest.
  */
-export const windowFloorsStatement = (organizationId: string, windows: number[]): Statement => ({
+export const sliceFloorsStatement = (organizationId: string, windows: number[]): Statement => ({
   sql: `select w::bigint as rows, search_recent_floor(?::uuid, w) as floor from unnest(?::bigint[]) w`,
   params: [organizationId, windows],
 });

@@ -1,6 +1,6 @@
 import {
   conceptMatchesEstimate,
-  firstWindow,
+  firstSliceRows,
   heldBranchTests,
   lexemesOf,
   sameWords,
@@ -71,12 +71,12 @@ describe('retrieval plan', () => {
   });
 
   it('reads a rare concept whole and a common one from a first slice sized for 1.3 times its share', () => {
-    expect(firstWindow(WHOLE_READ_MATCHES, 5000, 1_000_000)).toBeNull();
+    expect(firstSliceRows(WHOLE_READ_MATCHES, 5000, 1_000_000)).toBeNull();
     // 200,000 of 1,000,000 passages: 6,500 expected matches in the newest 32,500
-    expect(firstWindow(200_000, 5000, 1_000_000)).toBe(32_500);
+    expect(firstSliceRows(200_000, 5000, 1_000_000)).toBe(32_500);
     // a slice as large as the index is no slice
-    expect(firstWindow(25_000, 20_000, 40_000)).toBeNull();
-    expect(firstWindow(30, 5, 100, 10)).toBe(22);
+    expect(firstSliceRows(25_000, 20_000, 40_000)).toBeNull();
+    expect(firstSliceRows(30, 5, 100, 10)).toBe(22);
   });
 
   it('reaches the second slice back two spans of the first, the third eight, the last to the start', () => {

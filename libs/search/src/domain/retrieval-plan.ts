@@ -20,7 +20,7 @@ export const WHOLE_READ_MATCHES = 20_000;
  * bitmaps, a slice costs the heap pages of its matches; a first slice that held too few costs the
  * second's: the concept's GIN entries again and a wider slice's matches).
  */
-export const WINDOW_SLACK = 1.3;
+export const SLICE_SLACK = 1.3;
 /**
  * Slices that held this share of a concept's newest matches are enough: the next would cost as
  * much again for the last few hundred (SQL ranks at most `NEWEST_MATCHES`; a common concept's
@@ -160,14 +160,14 @@ function unquoted(lexeme: string): string {
  * The first slice of a concept: how many of the organization's newest passages it covers (null:
  * the whole index, no slices).
  */
-export function firstWindow(
+export function firstSliceRows(
   estimate: number,
   share: number,
   chunks: number,
   wholeReadMatches = WHOLE_READ_MATCHES,
 ): number | null {
   if (estimate <= wholeReadMatches || chunks <= 0) return null;
-  const rows = Math.ceil((WINDOW_SLACK * share * chunks) / estimate);
+  const rows = Math.ceil((SLICE_SLACK * share * chunks) / estimate);
   return rows >= chunks ? null : rows;
 }
 
