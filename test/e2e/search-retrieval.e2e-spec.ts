@@ -204,6 +204,20 @@ describe('search retrieval plan: date slices on a real index', () => {
     expect(new Set(expected.values()).size).toBeGreaterThan(1);
   });
 
+  it('reads a concept of six alternatives or more by one index scan per alternative, the same matches', async () => {
+    const tsquery = `'prefieren' | 'casa' <-> 'rural' | 'garaje' | 'piso' & 'jardin' | 'terraza' | 'trastero'`;
+    const { rows, sent } = await retrieve([{ tsquery, estimate: 600 }], SMALL);
+    const [statement] = retrieves(sent);
+    expect(statement.sql).toContain('(c.tsv @@ ?::tsquery or c.tsv @@ ?::tsquery or');
+    const newest = await rowsOf<{ id: string }>({
+      sql: `select id from search_chunk where organization_id = ? and tsv @@ ?::tsquery
+             order by occurred_at desc limit 40`,
+      params: [a.admin.organizationId, tsquery],
+    });
+    expect(rows).toHaveLength(40);
+    expect(ids(rows)).toEqual(newest.map((row) => String(row.id)).sort());
+  });
+
   it('the vocabulary holds the passages’ words, accents folded', async () => {
     const words = await sql<{ word: string }>(
       t,

@@ -1,5 +1,11 @@
 import type { Statement, TransactionSettings } from '@app/platform/core';
-import { heldBranchTests, SLICE_ENOUGH, type Slices } from '../domain/retrieval-plan';
+import {
+  BRANCH_SCANS_FROM,
+  heldBranchTests,
+  SLICE_ENOUGH,
+  type Slices,
+  tsqueryBranches,
+} from '../domain/retrieval-plan';
 
 /**
  * The statements of `POST /v1/search` (issue 18 item 3), pure so the benchmark's baseline runs the
@@ -244,6 +250,19 @@ export const sliceFloorsStatement = (organizationId: string, windows: number[]):
 });
 
 /**
+ * A passage `c` holds a concept. From `BRANCH_SCANS_FROM` alternatives on, one GIN scan per
+ * alternative, OR'ed into one bitmap: one scan of the whole query checks it on every passage
+ * holding any of its words, and alternatives sharing common words (`'vista' <-> 'mar'`, `'sea'
+ * <-> 'view'`: `mar` and `view` are in a passage in eight) cost a slice 45 ms of entries; a scan
+ * per alternative starts from its rarest word. Below, the scans' own cost outweighs that.
+ */
+function matchesConcept(tsquery: string): Statement {
+  const branches = tsqueryBranches(tsquery);
+  if (branches.length < BRANCH_SCANS_FROM) return { sql: 'c.tsv @@ ?::tsquery', params: [tsquery] };
+  return { sql: `(${branches.map(() => 'c.tsv @@ ?::tsquery').join(' or ')})`, params: branches };
+}
+
+/**
  * One concept's newest matches in reach: the agency's leads the caller reaches, then as many of
  * the leads shared with the caller (a few leads: their own index, no slices). Without slices the
  * concept is read whole behind a fence (`offset 0`), so the planner reads it through the GIN index
@@ -268,12 +287,13 @@ function newestOfConcept(
         params: reach.own.params,
       }
     : { sql: '', params: [] };
+  const matching = matchesConcept(concept.tsquery);
   const agency = (bounds: string, boundParams: unknown[], gate = ''): Statement => ({
     sql: `select ${columns}
             from search_chunk c
-           where c.organization_id = ? and c.tsv @@ ?::tsquery ${bounds} ${filter.sql}
+           where c.organization_id = ? and ${matching.sql} ${bounds} ${filter.sql}
              ${own.sql} ${gate}`,
-    params: [reach.organizationId, concept.tsquery, ...boundParams, ...filter.params, ...own.params],
+    params: [reach.organizationId, ...matching.params, ...boundParams, ...filter.params, ...own.params],
   });
   const ranked = rankedColumns(whole);
   const shared: Statement = {
