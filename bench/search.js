@@ -235,6 +235,7 @@ async function retrievePlan(ctx, query, withTrigram = false) {
   const retrieval = built('search/src/application/retrieval.js');
   const { planQuery } = built('search/src/domain/search-query.js');
   const { foldWord } = built('search/src/domain/words.js');
+  const { transactionSettingsStatement } = built('platform/src/db/transaction-settings.js');
   const reach = built('crm/src/domain/lead-reach.js');
   const queryPlan = planQuery(query);
   const searchReach = {
@@ -269,10 +270,7 @@ async function retrievePlan(ctx, query, withTrigram = false) {
     // the search's and the retrieval's settings, as its transaction sets them
     await client.query('begin');
     const settings = numbered(
-      built('platform/src/db/transaction-settings.js').transactionSettingsStatement(
-        searchSql.SEARCH_SETTINGS,
-        searchSql.RETRIEVAL_SETTINGS,
-      ),
+      transactionSettingsStatement(searchSql.SEARCH_SETTINGS, searchSql.RETRIEVAL_SETTINGS),
     );
     await client.query(settings.text, settings.values);
     await retrieval.retrieveNewest(runRows, searchReach, concepts, Number(planned.chunks), {});
@@ -285,11 +283,7 @@ async function retrievePlan(ctx, query, withTrigram = false) {
     let trigram = null;
     if (withTrigram) {
       await client.query('begin');
-      const threshold = numbered(
-        built('platform/src/db/transaction-settings.js').transactionSettingsStatement(
-          searchSql.TRIGRAM_SETTINGS,
-        ),
-      );
+      const threshold = numbered(transactionSettingsStatement(searchSql.TRIGRAM_SETTINGS));
       await client.query(threshold.text, threshold.values);
       const statement = numbered(
         searchSql.similarWordsStatement(ctx.organizationId, queryPlan.trigramWords.map(foldWord)),

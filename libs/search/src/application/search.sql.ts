@@ -244,9 +244,9 @@ export const RETRIEVAL_SETTINGS: TransactionSettings = { enable_indexscan: 'off'
  * The lower bound of each first slice: the `occurred_at` of the organization's n-th newest passage
  * (null: it has fewer); n = 1 is the newest.
  */
-export const sliceFloorsStatement = (organizationId: string, windows: number[]): Statement => ({
+export const sliceFloorsStatement = (organizationId: string, rows: number[]): Statement => ({
   sql: `select w::bigint as rows, search_recent_floor(?::uuid, w) as floor from unnest(?::bigint[]) w`,
-  params: [organizationId, windows],
+  params: [organizationId, rows],
 });
 
 /**
@@ -277,7 +277,7 @@ function newestOfConcept(
   concept: RetrieveConcept,
   filters: SearchFilters,
   limit: number,
-  whole: string,
+  ranked: Statement,
 ): { slices: Statement[]; branch: Statement } {
   const filter = filterSql('c', filters);
   const columns = `${COLUMNS}, c.tsv, ${index} as concept`;
@@ -295,7 +295,6 @@ function newestOfConcept(
              ${own.sql} ${gate}`,
     params: [reach.organizationId, ...matching.params, ...boundParams, ...filter.params, ...own.params],
   });
-  const ranked = rankedColumns(whole);
   const shared: Statement = {
     sql: `(select ${ranked.sql} from (
               select ${columns}
@@ -335,9 +334,12 @@ function newestOfConcept(
   slice('and c.occurred_at >= ?', [concept.floor]);
   let upper = concept.floor;
   for (const bound of concept.earlier ?? []) {
-    if (bound === null) slice('and c.occurred_at < ?', [upper]);
-    else slice('and c.occurred_at < ? and c.occurred_at >= ?', [upper, bound]);
-    if (bound !== null) upper = bound;
+    if (bound === null) {
+      slice('and c.occurred_at < ?', [upper]);
+    } else {
+      slice('and c.occurred_at < ? and c.occurred_at >= ?', [upper, bound]);
+      upper = bound;
+    }
   }
   return {
     slices,
@@ -367,7 +369,8 @@ export function retrieveStatement(
   share: number,
   order: RetrieveOrder = 'relevance',
 ): Statement {
-  const reads = concepts.map((concept, i) => newestOfConcept(reach, i, concept, filters, share, whole));
+  const ranked = rankedColumns(whole);
+  const reads = concepts.map((concept, i) => newestOfConcept(reach, i, concept, filters, share, ranked));
   const slices = reads.flatMap((read) => read.slices);
   const first = order === 'relevance' ? 'concepts desc' : 'first_concept';
   return {

@@ -80,13 +80,9 @@ export interface HeldBranchTest {
 export function heldBranchTests(tsquery: string): HeldBranchTest[] | null {
   const branches = tsqueryBranches(tsquery);
   if (branches.length < HELD_BRANCHES_FROM) return null;
-  if (branches.some((branch) => !/^[\s|&]*(?:(?:<->|<\d+>)[\s|&]*)*$/.test(operators(branch)))) return null;
+  if (branches.some((branch) => !/^[\s|&]*(?:(?:<->|<\d+>)[\s|&]*)*$/.test(withoutLexemes(branch))))
+    return null;
   return branches.map((branch) => ({ branch, anyWord: lexemesOf(branch).join(' | ') }));
-}
-
-/** The text with its quoted lexemes removed: its operators alone. */
-function operators(text: string): string {
-  return text.replace(/'(?:[^']|'')*'/g, ' ');
 }
 
 /** The quoted lexemes of a tsquery text, each as a tsquery text of its own (`'garden'`), once each. */
