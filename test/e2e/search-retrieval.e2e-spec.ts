@@ -7,7 +7,9 @@ import {
   RetrievalLimits,
   retrieveNewest,
 } from '../../libs/search/src/application/retrieval';
+import { RecentIndexes } from '../../libs/search/src/application/recent-indexes';
 import { insertChunksStatement } from '../../libs/search/src/application/search-index.sql';
+import { recentIndexBound } from '../../libs/search/src/domain/recent-indexes';
 import {
   CandidateRow,
   lexemeEstimatesStatement,
@@ -225,5 +227,113 @@ describe('search retrieval plan: date slices on a real index', () => {
       [a.admin.organizationId],
     );
     expect(words.map((w) => w.word).sort()).toEqual(['hipoteca', 'jardin']);
+  });
+
+  describe('recent indexes (the job search.recent-indexes)', () => {
+    const recentIndexes = () =>
+      sql<{ name: string; valid: boolean; definition: string }>(
+        t,
+        `select c.relname as name, i.indisvalid as valid, pg_get_indexdef(i.indexrelid) as definition
+           from pg_index i join pg_class c on c.oid = i.indexrelid
+          where i.indrelid = 'search_chunk'::regclass and c.relname ~ '^search_chunk_(tsv|recent)_since_'
+          order by c.relname`,
+      );
+    const day = (at: Date) => at.toISOString().slice(0, 10).replace(/-/g, '');
+    class RolledBack extends Error {}
+
+    /**
+     * The plan of a slice's words and bound (no organization: only a GIN index can serve it) read by
+     * bitmaps, in a transaction rolled back that dropped `indexes`.
+     */
+    const slicePlanWithout = async (indexes: string[], floor: Date): Promise<string> => {
+      let plan = '';
+      await t.orm.em
+        .fork()
+        .transactional(async (em) => {
+          for (const index of indexes) await em.execute(`drop index ${index}`);
+          await em.execute('set local enable_seqscan = off');
+          await em.execute('set local enable_indexscan = off');
+          const rows = await em.execute<{ 'QUERY PLAN': string }[]>(
+            `explain (costs off) select c.id from search_chunk c
+              where c.tsv @@ '''prefieren'' & ''rural'''::tsquery and c.occurred_at >= '${floor.toISOString()}'
+              order by c.occurred_at desc limit 40`,
+          );
+          plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+          throw new RolledBack();
+        })
+        .catch((err: unknown) => {
+          if (!(err instanceof RolledBack)) throw err;
+        });
+      return plan;
+    };
+
+    afterAll(async () => {
+      // leave the indexes of today's bound, as the migration built them
+      await t.get(RecentIndexes).roll(new Date());
+    });
+
+    it('the migration built this month’s: a GIN on tsv and a date index from the bound, used by a slice within it', async () => {
+      const now = new Date();
+      const bound = recentIndexBound(now);
+      expect(await t.get(RecentIndexes).roll(now)).toEqual({
+        since: bound.toISOString().slice(0, 10),
+        created: [],
+        dropped: [],
+      });
+      const indexes = await recentIndexes();
+      expect(indexes.map((i) => [i.name, i.valid])).toEqual([
+        [`search_chunk_recent_since_${day(bound)}`, true],
+        [`search_chunk_tsv_since_${day(bound)}`, true],
+      ]);
+      expect(indexes[1].definition).toContain('USING gin (tsv) WHERE (occurred_at >= ');
+      // the planner proves a slice's bound implies the predicate (the statement planned with its
+      // values): with the full GIN index and the indexes holding dates gone, a slice from after the bound
+      // reads the recent GIN index, a slice reaching back before it cannot
+      const others = [
+        'search_chunk_tsv_idx',
+        'search_chunk_recent_idx',
+        'search_chunk_lead_idx',
+        `search_chunk_recent_since_${day(bound)}`,
+      ];
+      const within = await slicePlanWithout(others, new Date(bound.getTime() + 10 * 24 * HOUR));
+      expect(within).toContain(`Bitmap Index Scan on search_chunk_tsv_since_${day(bound)}`);
+      const before = await slicePlanWithout(others, new Date(bound.getTime() - 10 * 24 * HOUR));
+      expect(before).not.toContain('_since_');
+    });
+
+    it('a roll in a later month builds the new bound’s indexes, then drops the old ones; a second roll does nothing', async () => {
+      const now = new Date();
+      const later = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 3, 15));
+      const [old, next] = [recentIndexBound(now), recentIndexBound(later)];
+      expect(await t.get(RecentIndexes).roll(later)).toEqual({
+        since: next.toISOString().slice(0, 10),
+        created: [`search_chunk_tsv_since_${day(next)}`, `search_chunk_recent_since_${day(next)}`],
+        dropped: [`search_chunk_recent_since_${day(old)}`, `search_chunk_tsv_since_${day(old)}`],
+      });
+      expect((await recentIndexes()).map((i) => [i.name, i.valid])).toEqual([
+        [`search_chunk_recent_since_${day(next)}`, true],
+        [`search_chunk_tsv_since_${day(next)}`, true],
+      ]);
+      expect(await t.get(RecentIndexes).roll(later)).toMatchObject({ created: [], dropped: [] });
+      // the same newest matches through the new indexes (every passage here is older than their bound)
+      const tsquery = `'prefieren' & 'rural'`;
+      const { rows } = await retrieve([{ tsquery, estimate: 600 }], SMALL);
+      const newestRows = await rowsOf<{ id: string }>({
+        sql: `select id from search_chunk where organization_id = ? and tsv @@ ?::tsquery order by occurred_at desc limit 40`,
+        params: [a.admin.organizationId, tsquery],
+      });
+      expect(ids(rows)).toEqual(newestRows.map((row) => String(row.id)).sort());
+    });
+
+    it('rebuilds an index a failed concurrent build left invalid', async () => {
+      const now = new Date();
+      const bound = recentIndexBound(now);
+      await t.get(RecentIndexes).roll(now);
+      const name = `search_chunk_tsv_since_${day(bound)}`;
+      // what an interrupted `create index concurrently` leaves behind: an index PostgreSQL does not use
+      await sql(t, `update pg_index set indisvalid = false where indexrelid = '${name}'::regclass`);
+      expect(await t.get(RecentIndexes).roll(now)).toMatchObject({ created: [name], dropped: [] });
+      expect((await recentIndexes()).find((i) => i.name === name)?.valid).toBe(true);
+    });
   });
 });

@@ -13,6 +13,7 @@ export type { DatabaseWaits } from './db/orm-options';
 export * from './db/tenant.repository';
 export * from './db/prepared-statements';
 export * from './db/transaction-settings';
+export * from './db/maintenance';
 export * from './db/embedded-postgres';
 
 // the event outbox: catalogued changes recorded in their own transaction (issue 19)

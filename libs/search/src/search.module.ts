@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CrmModule } from '@app/crm';
 import { ListingsModule } from '@app/listings';
 import { ListingMatchesService } from './application/listing-matches.service';
+import { RecentIndexes } from './application/recent-indexes';
 import { SearchService } from './application/search.service';
 import { ChunkIndexer } from './application/search-indexer';
 import { Bm25fReranker } from './domain/bm25f-reranker';
@@ -22,6 +23,7 @@ import { SearchController } from './http/search.controller';
     ChunkIndexer,
     SearchService,
     ListingMatchesService,
+    RecentIndexes,
     { provide: Reranker, useFactory: () => new Bm25fReranker() },
   ],
   exports: [ChunkIndexer],

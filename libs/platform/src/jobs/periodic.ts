@@ -22,6 +22,7 @@ export enum JobName {
   WebhooksPump = 'webhooks.pump',
   WebhooksDeliver = 'webhooks.deliver',
   WebhooksPurge = 'webhooks.purge',
+  SearchRecentIndexes = 'search.recent-indexes',
 }
 
 export const PERIODIC = Reflector.createDecorator<{ name: JobName; everyMs: number }>();

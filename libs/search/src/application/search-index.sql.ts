@@ -78,3 +78,13 @@ export const insertChunksStatement = (organizationId: string, rows: ChunkRow[]):
     organizationId,
   ],
 });
+
+/** The indexes of `search_chunk` named like a recent index (`RECENT_INDEX_NAME`), valid or not. */
+export const recentIndexesStatement: Statement = {
+  sql: `select c.relname as name, i.indisvalid as valid
+          from pg_index i join pg_class c on c.oid = i.indexrelid
+         where i.indrelid = 'search_chunk'::regclass
+           and c.relname ~ '^search_chunk_(tsv|recent)_since_[0-9]{8}$'
+         order by c.relname`,
+  params: [],
+};
