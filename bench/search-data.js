@@ -19,7 +19,7 @@ const env = process.env;
 /** Searchable events in the agency (notes, transcripts, analyses, messages, emails, tasks). */
 const EVENTS = Number(env.BENCH_SEARCH_EVENTS ?? 1_000_000);
 /** Bump when the generated data changes: a kept database built by another version is rebuilt. */
-const DATA_VERSION = 2;
+const DATA_VERSION = 3;
 /** Events per insert batch; loaders working at once (one connection each). */
 const BATCH = 10_000;
 const LOADERS = 2;

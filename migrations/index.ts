@@ -24,6 +24,7 @@ import { Migration20261124180000_events } from './Migration20261124180000_events
 import { Migration20261124180100_webhooks } from './Migration20261124180100_webhooks';
 import { Migration20261124180200_mcp_keys } from './Migration20261124180200_mcp_keys';
 import { Migration20261125080000_search_recent_indexes } from './Migration20261125080000_search_recent_indexes';
+import { Migration20261125090000_search_chunk_inline } from './Migration20261125090000_search_chunk_inline';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -53,6 +54,7 @@ export const MIGRATIONS = [
   Migration20261124180100_webhooks,
   Migration20261124180200_mcp_keys,
   Migration20261125080000_search_recent_indexes,
+  Migration20261125090000_search_chunk_inline,
 ].map((migration) => ({
   name: migration.name,
   class: migration,

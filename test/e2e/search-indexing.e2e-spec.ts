@@ -149,6 +149,31 @@ describe('search index: incremental writes, reindex, search rate', () => {
       expect((await chunksOf('note', res.body.id)).map((c) => c.text)).toEqual(['Short now.']);
     });
 
+    it('a passage of 2,000 characters is stored whole in its row: nothing goes to the TOAST table', async () => {
+      const lead = await t.seed.lead(a.admin);
+      const content = Array.from(
+        { length: 40 },
+        (_, i) => `Visit ${i}: they liked room ${i * 7} and garden ${i * 13}.`,
+      ).join(' ');
+      const [{ toast }] = await sql<{ toast: string }>(
+        t,
+        `select reltoastrelid::regclass::text as toast from pg_class where oid = 'search_chunk'::regclass`,
+      );
+      const toasted = async () =>
+        (await sql<{ n: number }>(t, `select count(*)::int as n from ${toast}`))[0].n;
+      const before = await toasted();
+      const res = await api(t, a.admin.key).post(`/v1/leads/${lead.id}/notes`).send({ content }).expect(201);
+      const [row] = await sql<{ bytes: number }>(
+        t,
+        `select pg_column_size(text) + pg_column_size(tsv) as bytes from search_chunk
+          where source_kind = 'note' and source_id = ?`,
+        [res.body.id],
+      );
+      // past the 2 KB at which a row is toasted by default: its tsvector would have gone out of line
+      expect(row.bytes).toBeGreaterThan(2100);
+      expect(await toasted()).toBe(before);
+    });
+
     it("a failed write leaves nothing: a note on another agency's lead is 404 and indexes nothing", async () => {
       const theirs = await t.seed.lead(other.admin);
       const canary = `canary-${randomUUID()}`;
