@@ -17,6 +17,7 @@ import { ListingJobsModule } from '@app/listings';
 import { FeedJobsModule } from '@app/listings';
 import { QueueJobsModule } from '@app/queues';
 import { RoutingJobsModule } from '@app/routing';
+import { SearchJobsModule } from '@app/search';
 
 /**
  * The job worker: no HTTP, BullMQ on REDIS_URL, and every module that holds `@Periodic` or
@@ -51,6 +52,7 @@ export class WorkerModule {
         BrochureJobsModule,
         EventJobsModule,
         WebhookJobsModule,
+        SearchJobsModule,
         BullmqJobsModule.forRoot({ prefix: options.queuePrefix }),
       ],
     };

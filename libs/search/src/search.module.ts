@@ -2,13 +2,13 @@ import { Module } from '@nestjs/common';
 import { CrmModule } from '@app/crm';
 import { ListingsModule } from '@app/listings';
 import { ListingMatchesService } from './application/listing-matches.service';
-import { RecentIndexes } from './application/recent-indexes';
 import { SearchService } from './application/search.service';
 import { ChunkIndexer } from './application/search-indexer';
 import { Bm25fReranker } from './domain/bm25f-reranker';
 import { Reranker } from './domain/reranker';
 import { ListingMatchesController } from './http/listing-matches.controller';
 import { SearchController } from './http/search.controller';
+import { SearchJobsModule } from './search-jobs.module';
 
 /**
  * Search (issue 18): the passage index the CRM writes through its `SearchIndexer` port, `POST
@@ -17,13 +17,12 @@ import { SearchController } from './http/search.controller';
  * rerank (`Reranker`: a model can replace `Bm25fReranker` here); lead reach only through `LeadAccess`.
  */
 @Module({
-  imports: [CrmModule, ListingsModule],
+  imports: [CrmModule, ListingsModule, SearchJobsModule],
   controllers: [SearchController, ListingMatchesController],
   providers: [
     ChunkIndexer,
     SearchService,
     ListingMatchesService,
-    RecentIndexes,
     { provide: Reranker, useFactory: () => new Bm25fReranker() },
   ],
   exports: [ChunkIndexer],
