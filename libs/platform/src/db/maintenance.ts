@@ -19,10 +19,10 @@ const MAINTENANCE_QUERY_MS = 6 * 3_600_000;
 /**
  * Runs schema maintenance that may not run in a transaction (`create index concurrently`, `drop
  * index concurrently`), one statement after the other, on one pooled connection: no server-side
- * statement limit for its duration (the API's connections carry `REQUEST_WAITS`, and a periodic job
- * runs on the API's timer without Redis), lock waits bounded by `lockMs`, a client-side wait of hours; the
- * connection's own limits are restored after (RESET returns to the values it was opened with). A
- * connection whose reset failed is not reused.
+ * statement limit for its duration (the API's connections carry `REQUEST_WAITS`, and a periodic
+ * job runs on the API's timer without Redis), lock waits bounded by `lockMs`, a client-side wait
+ * of hours. The connection's own limits are restored after (RESET returns to the values it was
+ * opened with); a connection whose reset failed is not reused.
  */
 export async function runMaintenance(
   em: EntityManager,

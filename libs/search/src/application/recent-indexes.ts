@@ -6,11 +6,11 @@ import { ExistingIndex, recentIndexPlan } from '../domain/recent-indexes';
 import { recentIndexesStatement } from './search-index.sql';
 
 /**
- * Rolls the recent indexes (`domain/recent-indexes.ts`, README "Search"): hourly, the indexes of
- * this month's bound are built concurrently if missing (writes go on), then the older ones are
- * dropped concurrently; most runs find nothing to do. Runs in apps/worker with REDIS_URL, on the
- * API's timer without it. A failed build leaves an invalid index, which the next run rebuilds;
- * until then slices use the older or the full indexes (slower, the same answers).
+ * Rolls the recent indexes (`domain/recent-indexes.ts`, README "Search", "Index"): hourly, the
+ * indexes of this month's bound are built concurrently if missing (writes go on), then the older
+ * ones are dropped concurrently; most runs find nothing to do. Runs in apps/worker with REDIS_URL,
+ * on the API's timer without it. A failed build leaves an invalid index, which the next run
+ * rebuilds; until then slices use the older or the full indexes (slower, the same answers).
  */
 @Injectable()
 export class RecentIndexes {

@@ -1,5 +1,5 @@
 /**
- * The recent indexes (README "Search", "Recent indexes"): a GIN index on `tsv` and a date index,
+ * The recent indexes (README "Search", "Index"): a GIN index on `tsv` and a date index,
  * both partial, over the passages from a moving bound on. A common word's newest matches are read
  * in date slices, and a slice's GIN scan reads the word's whole posting list, three years of it,
  * to keep the last few weeks; with the partial GIN it reads only the recent months' (the planner
