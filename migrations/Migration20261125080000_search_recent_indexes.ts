@@ -1,11 +1,13 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The search index's recent indexes (README "Search", "Recent indexes";
+ * The search index's recent indexes (README "Search", "Index";
  * `libs/search/src/domain/recent-indexes.ts`): a GIN index on `tsv` and an (organization,
  * occurred_at) index, both over the passages from the first day of the month two months before
  * this one (UTC). The job `search.recent-indexes` moves them each month (built concurrently, the
- * old ones then dropped); here they are built in the migration's transaction, as the others were.
+ * old ones then dropped); here they are built in the migration's transaction, as the others were,
+ * which holds writes to `search_chunk` for the build: on a large table, build them first with the
+ * job's `create index concurrently` statements (`recentIndexDefinitions`), and this skips them.
  * The names carry the bound: `search_chunk_tsv_since_YYYYMMDD`, `search_chunk_recent_since_YYYYMMDD`.
  */
 export class Migration20261125080000_search_recent_indexes extends Migration {
@@ -17,8 +19,8 @@ export class Migration20261125080000_search_recent_indexes extends Migration {
         suffix text := to_char(bound, 'YYYYMMDD');
         predicate text := format('where occurred_at >= %L', to_char(bound, 'YYYY-MM-DD') || ' 00:00:00+00');
       begin
-        execute format('create index search_chunk_tsv_since_%s on search_chunk using gin (tsv) %s', suffix, predicate);
-        execute format('create index search_chunk_recent_since_%s on search_chunk (organization_id, occurred_at desc) %s',
+        execute format('create index if not exists search_chunk_tsv_since_%s on search_chunk using gin (tsv) %s', suffix, predicate);
+        execute format('create index if not exists search_chunk_recent_since_%s on search_chunk (organization_id, occurred_at desc) %s',
                        suffix, predicate);
       end $$;
     `);

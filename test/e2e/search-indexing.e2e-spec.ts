@@ -4,6 +4,7 @@ import { ApiKeyAuthenticator } from '@app/platform';
 import { OrganizationsService } from '@app/identity';
 import { childEnv, ownStderr, run } from '../child-process';
 import { Agency, api, asKey, count, expectNotFound, sql, TestApp } from '../fixtures';
+import { recentIndexBound } from '../../libs/search/src/domain/recent-indexes';
 
 interface Chunk {
   lead_id: string;
@@ -405,6 +406,26 @@ describe('search index: incremental writes, reindex, search rate', () => {
           agency.organizationId,
         ]),
       ).toBe(elsewhere);
+    });
+
+    it('search:recent-indexes builds a missing recent index concurrently, as the hourly job does', async () => {
+      const since = recentIndexBound(new Date()).toISOString().slice(0, 10);
+      const name = `search_chunk_tsv_since_${since.replace(/-/g, '')}`;
+      const present = () =>
+        sql<{ valid: boolean }>(
+          t,
+          `select i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname = ?`,
+          [name],
+        );
+      await sql(t, `drop index if exists ${name}`);
+      expect(await present()).toEqual([]);
+      const res = await ops(['search:recent-indexes', '--json']);
+      expect({ status: res.status, stderr: res.status === 0 ? '' : ownStderr(res.stderr) }).toEqual({
+        status: 0,
+        stderr: '',
+      });
+      expect(JSON.parse(res.stdout)).toEqual({ since, created: [name], dropped: [] });
+      expect(await present()).toEqual([{ valid: true }]);
     });
 
     it("search-rate sets the organization's figure, the key door carries it at once, --reset goes back to 30", async () => {

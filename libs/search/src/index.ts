@@ -1,5 +1,6 @@
 export { SearchModule } from './search.module';
 export { SearchJobsModule } from './search-jobs.module';
+export { RecentIndexes } from './application/recent-indexes';
 export { ChunkIndexer, toChunkRows } from './application/search-indexer';
 export { insertChunksStatement, removeSourcesStatement, type ChunkRow } from './application/search-index.sql';
 export { chunkText, CHUNK_LIMITS } from './domain/chunking';

@@ -5,6 +5,7 @@ import { OpsCommand } from './ops-command';
 import { orgCommand } from './org.command';
 import { planCommand } from './plan.command';
 import { searchRateCommand } from './search-rate.command';
+import { searchRecentIndexesCommand } from './search-recent-indexes.command';
 import { searchReindexCommand } from './search-reindex.command';
 import { seedDemoCommand } from './seed-demo.command';
 
@@ -20,4 +21,5 @@ export const OPS_COMMANDS: OpsCommand[] = [
   factsRebuildCommand,
   searchReindexCommand,
   searchRateCommand,
+  searchRecentIndexesCommand,
 ];

@@ -13,6 +13,11 @@ describe('search ops commands', () => {
     expect(() => parseInvocation(['search:reindex', '--org', 'acme'])).toThrow(/a UUID/);
   });
 
+  it('search:recent-indexes takes no flags', () => {
+    expect(parseInvocation(['search:recent-indexes', '--json'])).toMatchObject({ json: true });
+    expect(() => parseInvocation(['search:recent-indexes', '--org', ORG])).toThrow(UsageError);
+  });
+
   it('search-rate takes --per-minute N or --reset, not both, not neither', () => {
     expect(parseInvocation(['search-rate', '--org', ORG, '--per-minute', '600'])).toMatchObject({
       input: { organizationId: ORG.toLowerCase(), perMinute: 600 },
