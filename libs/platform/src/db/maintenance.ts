@@ -1,15 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-
-/** The pg client knex pools (only what is used here). */
-interface PgConnection {
-  query(config: string | { text: string; query_timeout?: number }): Promise<{ rows: unknown[] }>;
-  __knex__disposed?: unknown;
-}
-
-interface KnexClient {
-  acquireConnection(): Promise<PgConnection>;
-  releaseConnection(connection: PgConnection): Promise<unknown>;
-}
+import { knexPool } from './knex-pool';
 
 /** How long a maintenance statement waits for a lock (a concurrent build waits for older transactions). */
 export const MAINTENANCE_LOCK_MS = 5 * 60_000;
@@ -30,7 +20,7 @@ export async function runMaintenance(
   lockMs = MAINTENANCE_LOCK_MS,
 ): Promise<void> {
   if (em.getTransactionContext()) throw new Error('runMaintenance runs outside a transaction');
-  const pool = em.getConnection().getKnex().client as unknown as KnexClient;
+  const pool = knexPool(em);
   const connection = await pool.acquireConnection();
   try {
     await connection.query(

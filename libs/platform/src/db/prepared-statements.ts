@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { withPreparedStatement } from '../errors/loggable-error';
+import { type KnexClient, knexPool, type PgConnection, type PgQuery } from './knex-pool';
 
 /** A SQL text with `?` placeholders and its values, as the pure `*.sql.ts` modules build them. */
 export interface Statement {
@@ -30,24 +31,7 @@ export interface PreparedOptions {
   prepare?: boolean;
 }
 
-interface NamedQuery {
-  name?: string;
-  text: string;
-  values: unknown[];
-  query_timeout?: number;
-}
-
-/** The pg client knex pools (only what is used here). */
-interface PgConnection {
-  query(config: NamedQuery | string): Promise<{ rows: unknown[] }>;
-  connection?: { parsedStatements?: Record<string, string> };
-  __knex__disposed?: unknown;
-}
-
-interface KnexClient {
-  acquireConnection(): Promise<PgConnection>;
-  releaseConnection(connection: PgConnection): Promise<unknown>;
-}
+type NamedQuery = PgQuery & { values: unknown[] };
 
 const SHAPES_KEPT = 2_000;
 const shapes = new Map<string, Prepared>();
@@ -108,7 +92,7 @@ export async function preparedRows<T>(
     }
   }
   query.query_timeout ??= READ_QUERY_MS;
-  const pool = em.getConnection().getKnex().client as unknown as KnexClient;
+  const pool = knexPool(em);
   for (let attempt = 1; ; attempt++) {
     const connection = await pool.acquireConnection();
     try {

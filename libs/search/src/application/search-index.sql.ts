@@ -1,4 +1,5 @@
 import type { Statement } from '@app/platform/core';
+import { RECENT_INDEX_NAME } from '../domain/recent-indexes';
 
 /**
  * The index's writes (issue 18 items 1-2), pure so the benchmark's baseline and the reindex run
@@ -83,8 +84,7 @@ export const insertChunksStatement = (organizationId: string, rows: ChunkRow[]):
 export const recentIndexesStatement: Statement = {
   sql: `select c.relname as name, i.indisvalid as valid
           from pg_index i join pg_class c on c.oid = i.indexrelid
-         where i.indrelid = 'search_chunk'::regclass
-           and c.relname ~ '^search_chunk_(tsv|recent)_since_[0-9]{8}$'
+         where i.indrelid = 'search_chunk'::regclass and c.relname ~ ?
          order by c.relname`,
-  params: [],
+  params: [RECENT_INDEX_NAME.source],
 };

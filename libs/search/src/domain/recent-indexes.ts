@@ -60,7 +60,8 @@ export function recentIndexDefinitions(bound: Date): { name: string; create: str
  * clock set ahead built). Built before the old ones go, so a slice never lacks one.
  */
 export function recentIndexPlan(now: Date, existing: ExistingIndex[]): RecentIndexPlan {
-  const wanted = recentIndexDefinitions(recentIndexBound(now));
+  const bound = recentIndexBound(now);
+  const wanted = recentIndexDefinitions(bound);
   const names = new Set(wanted.map((index) => index.name));
   const found = new Map(
     existing.filter((index) => RECENT_INDEX_NAME.test(index.name)).map((i) => [i.name, i]),
@@ -69,7 +70,7 @@ export function recentIndexPlan(now: Date, existing: ExistingIndex[]): RecentInd
   const missing = wanted.filter((index) => found.get(index.name)?.valid !== true);
   const others = [...found.keys()].filter((name) => !names.has(name)).sort();
   return {
-    since: recentIndexBound(now).toISOString().slice(0, 10),
+    since: bound.toISOString().slice(0, 10),
     created: missing.map((index) => index.name),
     dropped: others,
     statements: [
