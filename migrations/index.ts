@@ -25,6 +25,7 @@ import { Migration20261124180100_webhooks } from './Migration20261124180100_webh
 import { Migration20261124180200_mcp_keys } from './Migration20261124180200_mcp_keys';
 import { Migration20261125080000_search_recent_indexes } from './Migration20261125080000_search_recent_indexes';
 import { Migration20261125090000_search_chunk_inline } from './Migration20261125090000_search_chunk_inline';
+import { Migration20261125100000_search_floor_sample } from './Migration20261125100000_search_floor_sample';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -55,6 +56,7 @@ export const MIGRATIONS = [
   Migration20261124180200_mcp_keys,
   Migration20261125080000_search_recent_indexes,
   Migration20261125090000_search_chunk_inline,
+  Migration20261125100000_search_floor_sample,
 ].map((migration) => ({
   name: migration.name,
   class: migration,

@@ -13,8 +13,10 @@ import { recentIndexBound } from '../../libs/search/src/domain/recent-indexes';
 import {
   CandidateRow,
   lexemeEstimatesStatement,
+  SAMPLED_FLOOR_FROM,
   SearchFilters,
   SearchReach,
+  sliceFloorsStatement,
 } from '../../libs/search/src/application/search.sql';
 import { Agency, sql, TestApp } from '../fixtures';
 
@@ -172,6 +174,39 @@ describe('search retrieval plan: date slices on a real index', () => {
     expect(earlier.sent.some((s) => s.sql.includes('search_recent_floor'))).toBe(false);
     expect(earlier.rows).toHaveLength(40);
     expect(earlier.rows.every((r) => new Date(r.occurred_at).getTime() < newest - 500 * HOUR)).toBe(true);
+  });
+
+  it('a floor of many passages is read from the one-in-64 sample, within its spacing of the exact one', async () => {
+    const floorsOf = async (rows: number[], sampledFrom?: number) =>
+      (
+        await rowsOf<{ rows: string; floor: Date | null }>(
+          sliceFloorsStatement(a.admin.organizationId, rows, sampledFrom),
+        )
+      ).map((row) => (row.floor === null ? null : new Date(row.floor).getTime()));
+    // below SAMPLED_FLOOR_FROM: exact (offset n: the passage n hours before the newest)
+    expect(SAMPLED_FLOOR_FROM).toBeGreaterThan(600);
+    expect(await floorsOf([1, 128, 320, 6400])).toEqual([
+      newest - HOUR,
+      newest - 128 * HOUR,
+      newest - 320 * HOUR,
+      null,
+    ]);
+    // from 128 on, sampled: one passage in 64 (their ids), so the (n / 64)-th newest of those lies
+    // about n passages back, no nearer than n less a few passages other suites wrote between ours
+    const [one, ...sampled] = await floorsOf([1, 128, 320, 6400], 128);
+    expect(one).toBe(newest - HOUR);
+    expect(sampled[2]).toBeNull();
+    [128, 320].forEach((n, i) => {
+      const back = (newest - sampled[i]!) / HOUR;
+      expect(back).toBeGreaterThanOrEqual(n - 16);
+      expect(back).toBeLessThanOrEqual(n + 128);
+    });
+    const [{ samples }] = await rowsOf<{ samples: string }>({
+      sql: `select count(*) as samples from search_chunk
+             where organization_id = ? and id % 64 = 0 and occurred_at = any(?::timestamptz[])`,
+      params: [a.admin.organizationId, sampled.slice(0, 2).map((ms) => new Date(ms!))],
+    });
+    expect(Number(samples)).toBe(2);
   });
 
   it('each concept takes its own share: a rare one beside a common one is read whole', async () => {

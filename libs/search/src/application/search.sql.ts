@@ -241,12 +241,28 @@ export const SEARCH_SETTINGS: TransactionSettings = {
 export const RETRIEVAL_SETTINGS: TransactionSettings = { enable_indexscan: 'off' };
 
 /**
- * The lower bound of each first slice: the `occurred_at` of the organization's n-th newest passage
- * (null: it has fewer); n = 1 is the newest.
+ * From this many passages on, a slice floor is read from the one-in-64 sample
+ * (`search_sampled_floor`): below, the exact walk reads fewer than 6,400 index entries, under a
+ * millisecond; above, the sample's 100 or more entries place the floor within a few percent.
  */
-export const sliceFloorsStatement = (organizationId: string, rows: number[]): Statement => ({
-  sql: `select w::bigint as rows, search_recent_floor(?::uuid, w) as floor from unnest(?::bigint[]) w`,
-  params: [organizationId, rows],
+export const SAMPLED_FLOOR_FROM = 6400;
+
+/**
+ * The lower bound of each first slice: the `occurred_at` of the organization's passage with n newer
+ * ones (offset n, newest first; null: it has no more). From `sampledFrom` passages on, about it, from
+ * the sample (`search_chunk_floor_sample_idx`): a common word's floor of 195,000 passages took
+ * 15-27 ms walked exactly. A slice's bound only sizes it: its matches are still read newest first
+ * and limited.
+ */
+export const sliceFloorsStatement = (
+  organizationId: string,
+  rows: number[],
+  sampledFrom = SAMPLED_FLOOR_FROM,
+): Statement => ({
+  sql: `select w::bigint as rows,
+               case when w < ? then search_recent_floor(?::uuid, w) else search_sampled_floor(?::uuid, w) end as floor
+          from unnest(?::bigint[]) w`,
+  params: [sampledFrom, organizationId, organizationId, rows],
 });
 
 /**
