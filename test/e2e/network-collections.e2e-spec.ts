@@ -380,9 +380,16 @@ describe('Network: collections and buyer requests', () => {
       as(who).post('/network/buyer-requests').send(body(overrides));
     const ids = (res: Response) => res.body.data.map((row: { id: string }) => row.id);
 
-    /** An ACTIVE network listing of agency B in a city no other test uses. */
-    const networkListing = async (city: string, overrides: Record<string, unknown> = {}) => {
-      const [id] = await insertListings(t, b.admin.organizationId, agentB, 1, { city });
+    /** An ACTIVE network listing of agency B (or `of`) in a city no other test uses. */
+    const networkListing = async (
+      city: string,
+      overrides: Record<string, unknown> = {},
+      of: { organizationId: string; agentId: string } = {
+        organizationId: b.admin.organizationId,
+        agentId: agentB,
+      },
+    ) => {
+      const [id] = await insertListings(t, of.organizationId, of.agentId, 1, { city });
       await sql(
         t,
         `update listings set price = ?, bedrooms = ?, community = ?, property_type = ?, status = ?, network_visible = ?
@@ -507,14 +514,45 @@ describe('Network: collections and buyer requests', () => {
       ]);
     });
 
-    it('listingId: non-uuid → 400; private, not ACTIVE, own or missing → 404 Listing', async () => {
+    it('listingId: non-uuid → 400; private, not ACTIVE, own not ACTIVE, deleted or missing → 404 Listing', async () => {
       expectError(await v1(a.member).get('/v1/buyer-requests?listingId=abc'), 400, 'VALIDATION_FAILED');
       const city = `Hidden ${randomUUID().slice(0, 8)}`;
       const privateOne = await networkListing(city, { networkVisible: false });
       const reserved = await networkListing(city, { status: 'RESERVED' });
-      const [own] = await insertListings(t, a.admin.organizationId, agentA, 1);
-      for (const id of [privateOne, reserved, own, MISSING])
+      const ownAgency = { organizationId: a.admin.organizationId, agentId: agentA };
+      const ownReserved = await networkListing(city, { status: 'RESERVED' }, ownAgency);
+      const ownDeleted = await networkListing(city, {}, ownAgency);
+      await sql(t, 'update listings set deleted_at = now() where id = ?', [ownDeleted]);
+      for (const id of [privateOne, reserved, ownReserved, ownDeleted, MISSING])
         expectNotFound(await v1(a.member).get(`/v1/buyer-requests?listingId=${id}`), 'Listing');
+    });
+
+    it('listingId of one of the caller’s own ACTIVE listings (shared or not): other agencies’ fitting requests', async () => {
+      const city = `Sellerton ${randomUUID().slice(0, 8)}`;
+      const ownAgency = { organizationId: a.admin.organizationId, agentId: agentA };
+      const shared = await networkListing(city, {}, ownAgency);
+      const unshared = await networkListing(city, { networkVisible: false }, ownAgency);
+      const fitting = [
+        (await post(b.member, { areas: [city], priceMax: 300000, bedroomsMin: 3 })).body.id,
+        (await post(b.colleague, { areas: [`${city} Alto`], priceMax: 400000 })).body.id,
+      ];
+      const tooCheap = (await post(b.member, { areas: [city], priceMax: 299999 })).body.id;
+      // the seller's own agency's buyers are its own business, not the network's
+      const ownAgencys = (await post(a.colleague, { areas: [city], priceMax: 300000 })).body.id;
+      for (const listing of [shared, unshared]) {
+        for (const who of [a.member, a.admin]) {
+          const res = await v1(who).get(`/v1/buyer-requests?listingId=${listing}`).expect(200);
+          expect(ids(res).sort()).toEqual([...fitting].sort());
+          expect(ids(res)).not.toContain(tooCheap);
+          expect(ids(res)).not.toContain(ownAgencys);
+          expect(res.body.hasMore).toBe(false);
+        }
+      }
+      // another agency cannot ask about the unshared one; the shared one answers it A's requests only
+      expectNotFound(await v1(b.member).get(`/v1/buyer-requests?listingId=${unshared}`), 'Listing');
+      expect(ids(await v1(b.member).get(`/v1/buyer-requests?listingId=${shared}`).expect(200))).toEqual([
+        ownAgencys,
+      ]);
     });
 
     it('notes, the lead, a name, a phone and an email never reach another agency', async () => {

@@ -106,8 +106,9 @@ export class BuyerRequestsService {
 
   /**
    * Without `listingId`: the caller's own requests, every status. With it: other agencies' open
-   * requests fitting that listing, an ACTIVE network listing of another agency (else 404
-   * `Listing not found.`). 25 newest.
+   * requests fitting that listing, an ACTIVE listing the caller can read: one of its own (the
+   * seller's question) or another agency's on the network (else 404 `Listing not found.`). 25
+   * newest. See docs/decisions/0018-buyer-requests-for-own-listings.md.
    */
   async list(actor: Principal, listingId?: string): Promise<ListResult<BuyerRequestJson>> {
     const limit = BUYER_REQUEST_LIMITS.list + 1;
@@ -122,7 +123,7 @@ export class BuyerRequestsService {
       );
     }
     const card = (await this.cards.readable(actor.organizationId, [listingId])).get(listingId);
-    if (!card || card.own || card.status !== 'ACTIVE') throw notFound('Listing');
+    if (!card || card.status !== 'ACTIVE') throw notFound('Listing');
     const rows = await preparedRows<BuyerRequestRow>(
       this.em,
       fittingBuyerRequestsStatement(

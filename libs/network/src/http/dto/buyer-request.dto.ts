@@ -93,8 +93,9 @@ export class ListBuyerRequestsQueryDto {
   @ApiPropertyOptional({
     format: 'uuid',
     description:
-      'An ACTIVE network listing of another agency the caller can read: other agencies’ open requests that fit ' +
-      'it. Left out: the caller’s own requests, every status.',
+      'An ACTIVE listing the caller can read (one of the agency’s own, or another agency’s network listing): ' +
+      'the open requests of agencies other than the caller’s that fit it. Left out: the caller’s own ' +
+      'requests, every status.',
   })
   @IsOptional()
   @IsUUID('all', { message: 'listingId must be a UUID' })
