@@ -383,7 +383,7 @@ const lead = (row) => ({
   source: row.source,
   leadType: row.lead_type,
   createdAt: iso(row.created_at),
-  channels: [],
+  channels: row.channels ?? [],
 });
 
 // ---- Routes.

@@ -1,6 +1,7 @@
 import {
   Agency,
   api,
+  asKey,
   count,
   expectError,
   expectNotFound,
@@ -524,6 +525,33 @@ describe('CRM leads (/v1/leads)', () => {
       const missingRes = await api(t, a.admin.key).get(`/v1/leads/${foreign.id + 1000}`);
       expectNotFound(missingRes, 'Lead');
       expect(foreignRes.body.error).toEqual(missingRes.body.error);
+    });
+
+    it('answers channels: each channel the lead has chat messages on, once, by name', async () => {
+      const lead = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
+      const quiet = await t.seed.lead(a.admin, { assigneeIds: [a.member.userId] });
+      const connector = await t.seed.integrationKey(a.admin, 'chat-inbox');
+      const message = (leadId: number, channel: string, externalId: string) =>
+        asKey(t.http.put(`/integrations/v1/messages/${externalId}`), connector.key)
+          .send({
+            leadId,
+            channel,
+            kind: 'text',
+            direction: 'inbound',
+            status: 'received',
+            at: '2026-11-20T10:00:00Z',
+            body: 'Hello',
+          })
+          .expect(201);
+      await message(lead.id, 'whatsapp', 'm-1');
+      await message(lead.id, 'telegram', 'm-2');
+      await message(lead.id, 'whatsapp', 'm-3');
+      const res = await api(t, a.member.key).get(`/v1/leads/${lead.id}`).expect(200);
+      expect(res.body.channels).toEqual(['telegram', 'whatsapp']);
+      expect((await api(t, a.member.key).get(`/v1/leads/${quiet.id}`).expect(200)).body.channels).toEqual([]);
+      // the list items do not carry it (spec: the single lead adds it)
+      const list = await api(t, a.member.key).get('/v1/leads').expect(200);
+      expect(list.body.data.find((row: { id: number }) => row.id === lead.id)).not.toHaveProperty('channels');
     });
 
     it('answers a non-integer id with 400 VALIDATION_FAILED', async () => {

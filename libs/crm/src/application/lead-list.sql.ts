@@ -115,10 +115,17 @@ export function leadListStatement(
 const countedByCounters = (scope: LeadListScope, filters: LeadListFilters) =>
   !scope.memberId && !filters.search && !filters.assigneeIds?.length;
 
+/**
+ * What only the single lead shows: its origin, consent and linked chat channels (the distinct
+ * channels of its chat messages, by name; index `chat_messages_lead_channel_at_idx`).
+ */
+const SINGLE_LEAD_COLUMNS = `l.origin, l.consent,
+  array(select distinct m.channel from chat_messages m where m.lead_id = l.id order by m.channel) as channels`;
+
 /** One lead by id, with the same columns as a list row plus what only the single lead shows. */
 export function leadByIdStatement(where: Statement, leadId: number): Statement {
   return {
-    sql: `select ${LEAD_COLUMNS}, l.origin, l.consent from leads l where ${where.sql} and l.id = ?`,
+    sql: `select ${LEAD_COLUMNS}, ${SINGLE_LEAD_COLUMNS} from leads l where ${where.sql} and l.id = ?`,
     params: [...where.params, leadId],
   };
 }
@@ -126,7 +133,7 @@ export function leadByIdStatement(where: Statement, leadId: number): Statement {
 /** Several leads by id (the single lead's columns), in id order: the views a bulk change's events carry. */
 export function leadsByIdsStatement(where: Statement, leadIds: number[]): Statement {
   return {
-    sql: `select ${LEAD_COLUMNS}, l.origin, l.consent from leads l
+    sql: `select ${LEAD_COLUMNS}, ${SINGLE_LEAD_COLUMNS} from leads l
            where ${where.sql} and l.id = any(?::bigint[]) order by l.id`,
     params: [...where.params, leadIds],
   };

@@ -1,6 +1,7 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import type { PageResult } from '@app/platform';
 import { CRM_STATUSES, type CrmStatus, type LeadConsent } from '../domain/lead.entity';
+import { CHANNELS, type Channel } from '../domain/records';
 import {
   NEXT_CURSOR_DOC,
   removedEntry,
@@ -44,7 +45,7 @@ export interface LeadJson extends LeadListItemJson {
   source: string;
   leadType: string | null;
   createdAt: string;
-  channels: string[];
+  channels: Channel[];
   origin: string | null;
   consent: LeadConsent | null;
 }
@@ -91,6 +92,7 @@ export interface LeadRow {
   /** Selected for the single lead only. */
   origin?: string | null;
   consent?: LeadConsent | null;
+  channels?: Channel[];
 }
 
 /** A row of the lead sync statement (sync.sql.ts): a lead row, or a removal with nulls. */
@@ -130,7 +132,7 @@ export function toLeadJson(row: LeadRow): LeadJson {
     source: row.source,
     leadType: row.lead_type,
     createdAt: iso(row.created_at)!,
-    channels: [],
+    channels: row.channels ?? [],
     origin: row.origin ?? null,
     consent: row.consent ?? null,
   };
@@ -193,7 +195,14 @@ export class LeadView extends LeadListItemView implements LeadJson {
 
   @ApiProperty({ type: String, nullable: true, example: 'buyer' }) leadType: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
-  @ApiProperty({ type: [String], description: 'Linked chat channels.' }) channels: string[];
+  @ApiProperty({
+    enum: CHANNELS,
+    isArray: true,
+    description:
+      'Linked chat channels: each channel the lead has at least one chat message on (stored by a ' +
+      'connector, `PUT /integrations/v1/messages/{externalId}`), once, by name; [] without messages.',
+  })
+  channels: Channel[];
 
   @ApiProperty({
     type: String,
