@@ -12,6 +12,7 @@ import {
   sql,
   TestApp,
 } from '../fixtures';
+import { CalendarSources } from '../../libs/crm/src/extension-points/calendar-source';
 
 interface Item {
   kind: string;
@@ -178,6 +179,21 @@ describe('Calendar: meetings, working hours, free-times', () => {
       // an admin's calendar is their own: no meeting they neither created nor attend
       expect(await calendar(a.admin, query)).toEqual([]);
       expect((await calendar(rival.member, query)).map((i) => i.title)).toEqual(['Valuation visit']);
+    });
+  });
+
+  describe('item kinds', () => {
+    it('documents exactly the kinds the app produces: each has a source, none is only promised', async () => {
+      const produced = t
+        .get(CalendarSources)
+        .all()
+        .flatMap((source) => [...source.kinds])
+        .sort();
+      expect(produced).toEqual(['deal_close', 'meeting', 'open_house', 'task', 'viewing']);
+      const document = (await t.http.get('/v1/openapi.json').expect(200)).body;
+      const kind = document.components.schemas.CalendarItemView.properties.kind;
+      expect([...kind.enum].sort()).toEqual(produced);
+      expect(JSON.stringify(document)).not.toContain('appointment');
     });
   });
 

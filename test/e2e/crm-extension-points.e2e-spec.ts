@@ -9,6 +9,7 @@ import {
   TimelineSourceProvider,
 } from '@app/crm';
 import { DocumentsTimelineSource as RealDocumentsTimelineSource } from '@app/documents';
+import { OpenHousesCalendarSource as RealOpenHousesCalendarSource } from '../../libs/network/src/application/open-houses.calendar-source';
 import { Agency, api, CALENDAR_ITEM_FIELDS, expectValidation, HOUR, MINUTE, sql, TestApp } from '../fixtures';
 
 /**
@@ -42,23 +43,27 @@ class DocumentsTimelineSource implements TimelineSource {
   }
 }
 
-/** A context the CRM does not know, putting one appointment on everyone's calendar: 09:00-10:00 UTC on the window's first day. */
+/**
+ * A context the CRM does not know, putting one open house on everyone's calendar: 09:00-10:00 UTC
+ * on the window's first day. It stands in for the network context's own source, which the test
+ * app replaces with an unmarked value (so only this one claims the kind).
+ */
 @CalendarSourceProvider()
-class AppointmentsCalendarSource implements CalendarSource {
-  readonly kinds = ['appointment'] as const;
+class OpenHousesCalendarSource implements CalendarSource {
+  readonly kinds = ['open_house'] as const;
 
   async items(request: CalendarRequest): Promise<CalendarItemJson[]> {
     const day = Date.parse(`${request.from}T00:00:00.000Z`);
     return [
       {
-        kind: 'appointment',
-        title: `Appointment of ${request.userId}`,
+        kind: 'open_house',
+        title: `Open house of ${request.userId}`,
         startsAt: new Date(day + 9 * HOUR).toISOString(),
         endsAt: new Date(day + 10 * HOUR).toISOString(),
         allDay: false,
         status: 'confirmed',
         leadId: null,
-        eventId: 'appointment-1',
+        eventId: 'open-house-1',
         attendeeCount: 2,
         done: false,
         overdue: false,
@@ -78,8 +83,11 @@ describe('CRM extension points', () => {
   let a: Agency;
   beforeAll(async () => {
     t = await TestApp.start({
-      providers: [DocumentsTimelineSource, AppointmentsCalendarSource],
-      overrides: [{ provide: RealDocumentsTimelineSource, useValue: {} }],
+      providers: [DocumentsTimelineSource, OpenHousesCalendarSource],
+      overrides: [
+        { provide: RealDocumentsTimelineSource, useValue: {} },
+        { provide: RealOpenHousesCalendarSource, useValue: {} },
+      ],
     });
   });
   afterAll(() => t.stop());
@@ -154,18 +162,18 @@ describe('CRM extension points', () => {
       const body = await calendar(a.member.key, '?from=2026-12-01&to=2026-12-02&tz=UTC');
       expect(body.items.map((item) => [item.kind, item.eventId])).toEqual([
         ['task', early.id],
-        ['appointment', 'appointment-1'],
+        ['open_house', 'open-house-1'],
         ['task', late.id],
       ]);
       expect(body.items[1]).toEqual({
-        kind: 'appointment',
-        title: `Appointment of ${a.member.userId}`,
+        kind: 'open_house',
+        title: `Open house of ${a.member.userId}`,
         startsAt: '2026-12-01T09:00:00.000Z',
         endsAt: '2026-12-01T10:00:00.000Z',
         allDay: false,
         status: 'confirmed',
         leadId: null,
-        eventId: 'appointment-1',
+        eventId: 'open-house-1',
         attendeeCount: 2,
         done: false,
         overdue: false,
@@ -335,7 +343,7 @@ describe('CRM extension points', () => {
       expect(body.items).toHaveLength(1000);
       const starts = body.items.map((item) => item.startsAt);
       expect([...starts].sort()).toEqual(starts);
-      expect(body.items.filter((item) => item.kind === 'appointment')).toHaveLength(1);
+      expect(body.items.filter((item) => item.kind === 'open_house')).toHaveLength(1);
     });
   });
 });

@@ -1,14 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** Item kinds (INTERFACES.md "Calendar"); each comes from the context that owns it. */
-export const CALENDAR_KINDS = [
-  'task',
-  'deal_close',
-  'meeting',
-  'viewing',
-  'open_house',
-  'appointment',
-] as const;
+/**
+ * Item kinds (INTERFACES.md "Calendar"); each comes from the context that owns it. Only kinds a
+ * source produces: there is no calendar connection yet, so no `appointment`
+ * (docs/decisions/0017-calendar-kinds-produced.md).
+ */
+export const CALENDAR_KINDS = ['task', 'deal_close', 'meeting', 'viewing', 'open_house'] as const;
 export type CalendarKind = (typeof CALENDAR_KINDS)[number];
 
 /** Spec: Calendar item. */
@@ -40,7 +37,13 @@ export interface CalendarJson {
 
 /** One thing on a person's calendar (spec: Calendar item). */
 export class CalendarItemView implements CalendarItemJson {
-  @ApiProperty({ enum: CALENDAR_KINDS, description: 'Stable values; branch on this. Tasks are `task`.' })
+  @ApiProperty({
+    enum: CALENDAR_KINDS,
+    description:
+      'Stable values; branch on this: `task` (tasks the person owns or is on), `deal_close` (expected ' +
+      'close of their open deals), `meeting` (meetings they created or attend), `viewing` (scheduled ' +
+      'viewings where they are the agent), `open_house` (open houses they host). More kinds may be added.',
+  })
   kind: CalendarKind;
 
   @ApiProperty() title: string;
