@@ -26,6 +26,7 @@ import { Migration20261124180200_mcp_keys } from './Migration20261124180200_mcp_
 import { Migration20261125080000_search_recent_indexes } from './Migration20261125080000_search_recent_indexes';
 import { Migration20261125090000_search_chunk_inline } from './Migration20261125090000_search_chunk_inline';
 import { Migration20261125100000_search_floor_sample } from './Migration20261125100000_search_floor_sample';
+import { Migration20261126020000_media_files } from './Migration20261126020000_media_files';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -57,6 +58,7 @@ export const MIGRATIONS = [
   Migration20261125080000_search_recent_indexes,
   Migration20261125090000_search_chunk_inline,
   Migration20261125100000_search_floor_sample,
+  Migration20261126020000_media_files,
 ].map((migration) => ({
   name: migration.name,
   class: migration,

@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import type { Response } from 'supertest';
 import { BlobStorage } from '@app/platform';
 import { Agency, api, asSession, count, expectError, SignedIn, sql, TestApp, codeOf } from '../fixtures';
-import { jpegBytes, pngBytes, webpBytes } from '../fixtures/images';
+import { jpegBytes, photoBytes, pngBytes } from '../fixtures/images';
 
 /**
  * Listing photos through HTTP (issue 16 item 4, INTERFACES.md "Listings"): `POST
  * /properties/media/upload` (type by content only, sides 200-12,000 px, 15 MB / 100 MB / 20 files,
  * all checked before any is stored, kept once per content, appended to an own listing with a
- * history row) and the public `GET /media/{id}.{ext}` (immutable, nosniff, ETag).
+ * history row) and the public `GET /media/{id}.{ext}` (immutable, nosniff, ETag). What is kept of
+ * an upload (clean re-encodes, variants) is tested in uploaded-images.e2e-spec.ts.
  */
 
 /** The error code in the legacy shape (`{code}`) or the envelope (`{error: {code}}`). */
@@ -41,6 +42,11 @@ describe('Listings: media', () => {
   const mediaCount = (organizationId: string) =>
     count(t, 'select count(*) as n from media where organization_id = ?', [organizationId]);
   const pathOf = (url: string) => new URL(url).pathname;
+  /** The blob keys of one upload's clean files: the whole photo, then each variant width in both types. */
+  const keysOf = (bytes: Buffer, ext: string, widths: number[]) => [
+    `media-${sha(bytes)}-full.${ext}`,
+    ...widths.flatMap((w) => [`media-${sha(bytes)}-${w}.webp`, `media-${sha(bytes)}-${w}.jpg`]),
+  ];
 
   /** An own listing row of `owner`'s agency (the listing routes are another helper's). */
   const insertListing = async (
@@ -78,8 +84,14 @@ describe('Listings: media', () => {
 
   describe('upload', () => {
     it('a PNG named .jpg and sent as image/jpeg is taken as image/png; 201 with its public URL', async () => {
-      const bytes = pngBytes(1024, 768);
+      const bytes = await photoBytes('png', 1024, 768);
       const res = await upload(adminKey.key, [{ bytes, name: 'photo.jpg', type: 'image/jpeg' }]).expect(201);
+      const variant = (width: number, height: number, ext: string) => ({
+        width,
+        height,
+        mimeType: ext === 'jpg' ? 'image/jpeg' : 'image/webp',
+        url: `http://localhost:3000/media/${res.body.data[0].id}/${width}.${ext}`,
+      });
       expect(res.body).toEqual({
         data: [
           {
@@ -90,6 +102,12 @@ describe('Listings: media', () => {
             width: 1024,
             height: 768,
             sha256: sha(bytes),
+            variants: [
+              variant(320, 240, 'webp'),
+              variant(320, 240, 'jpg'),
+              variant(1024, 768, 'webp'),
+              variant(1024, 768, 'jpg'),
+            ],
           },
         ],
       });
@@ -109,9 +127,9 @@ describe('Listings: media', () => {
 
     it('takes JPEG, PNG and WebP together, answered in the order sent', async () => {
       const files = [
-        { bytes: jpegBytes(1600, 1200), name: 'a.png' },
-        { bytes: webpBytes(800, 12_000), name: 'b' },
-        { bytes: pngBytes(200, 200), name: 'c.webp' },
+        { bytes: await photoBytes('jpeg', 1600, 1200), name: 'a.png' },
+        { bytes: await photoBytes('webp', 800, 12_000), name: 'b' },
+        { bytes: await photoBytes('png', 200, 200), name: 'c.webp' },
       ];
       const res = await upload(adminKey.key, files).expect(201);
       expect(
@@ -144,7 +162,7 @@ describe('Listings: media', () => {
       expectCode(mixed, 400, 'MEDIA_TYPE_NOT_ALLOWED');
       expect(JSON.stringify(mixed.body)).toContain('files[1]');
       expect(await mediaCount(a.admin.organizationId)).toBe(before);
-      expect(await t.get(BlobStorage).has(`media-${sha(good)}`)).toBe(false);
+      expect(await t.get(BlobStorage).has(`media-${sha(good)}-full.png`)).toBe(false);
     });
 
     it('a side under 200 or over 12,000 px → 400 VALIDATION_FAILED naming files[i]; nothing stored', async () => {
@@ -162,7 +180,7 @@ describe('Listings: media', () => {
         'VALIDATION_FAILED',
       );
       expect(await mediaCount(a.admin.organizationId)).toBe(before);
-      expect(await t.get(BlobStorage).has(`media-${sha(good)}`)).toBe(false);
+      expect(await t.get(BlobStorage).has(`media-${sha(good)}-full.png`)).toBe(false);
     });
 
     it('a file over 15 MB → 413; exactly 15 MB is fine', async () => {
@@ -170,7 +188,7 @@ describe('Listings: media', () => {
         { bytes: pngBytes(800, 600, { padding: 16 * MB }), name: 'big.png' },
       ]);
       expectCode(big, 413, 'PAYLOAD_TOO_LARGE');
-      const exact = pngBytes(800, 600);
+      const exact = await photoBytes('png', 800, 600);
       const padded = Buffer.concat([exact, Buffer.alloc(15 * MB - exact.length, 1)]);
       const res = await upload(adminKey.key, [{ bytes: padded, name: 'exact.png' }]).expect(201);
       expect(res.body.data[0].sizeBytes).toBe(15 * MB);
@@ -189,10 +207,17 @@ describe('Listings: media', () => {
     it('21 files → 400 VALIDATION_FAILED (20 at most); 20 are fine', async () => {
       const files = (n: number) =>
         Array.from({ length: n }, (_, i) => ({ bytes: pngBytes(300, 300), name: `${i}.png` }));
+      const photos = async (n: number) =>
+        Promise.all(
+          Array.from({ length: n }, async (_, i) => ({
+            bytes: await photoBytes('png', 300, 300),
+            name: `${i}.png`,
+          })),
+        );
       const many = await upload(adminKey.key, files(21));
       expectCode(many, 400, 'VALIDATION_FAILED');
       expect(JSON.stringify(many.body)).toContain('files');
-      expect((await upload(adminKey.key, files(20)).expect(201)).body.data).toHaveLength(20);
+      expect((await upload(adminKey.key, await photos(20)).expect(201)).body.data).toHaveLength(20);
     });
 
     it('JSON → 415; no file → 400; files in another field → 400; a bad propertyId → 400', async () => {
@@ -214,8 +239,8 @@ describe('Listings: media', () => {
       );
     });
 
-    it('the same bytes twice: one blob, the agency’s one row again; another agency gets its own row', async () => {
-      const bytes = pngBytes(900, 600);
+    it('the same bytes twice: one set of blobs, the agency’s one row again; another agency gets its own row', async () => {
+      const bytes = await photoBytes('png', 900, 600);
       const blobs = t.get(BlobStorage);
       const put = jest.spyOn(blobs, 'put');
       try {
@@ -230,11 +255,13 @@ describe('Listings: media', () => {
         const theirs = (await upload(otherKey, [{ bytes, name: 'mine.png' }]).expect(201)).body.data[0];
         expect(theirs.id).not.toBe(first.id);
         expect(theirs.sha256).toBe(first.sha256);
-        expect(put.mock.calls.map(([key]) => key)).toEqual([`media-${sha(bytes)}`]);
+        expect(put.mock.calls.map(([key]) => key)).toEqual(keysOf(bytes, 'png', [320, 900]));
         expect(await count(t, 'select count(*) as n from media where sha256 = ?', [sha(bytes)])).toBe(2);
-        // each agency's URL serves the one blob
+        expect(theirs.variants.map((v: { width: number }) => v.width)).toEqual([320, 320, 900, 900]);
+        // each agency's URL serves the one clean blob
+        const clean = await blobs.get(`media-${sha(bytes)}-full.png`);
         for (const url of [first.url, theirs.url]) {
-          expect((await t.http.get(pathOf(url)).expect(200)).body).toEqual(bytes);
+          expect((await t.http.get(pathOf(url)).expect(200)).body).toEqual(clean);
         }
       } finally {
         put.mockRestore();
@@ -250,8 +277,8 @@ describe('Listings: media', () => {
       const res = await upload(
         adminKey.key,
         [
-          { bytes: jpegBytes(1200, 800), name: 'x.jpg' },
-          { bytes: pngBytes(1200, 800), name: 'y.png' },
+          { bytes: await photoBytes('jpeg', 1200, 800), name: 'x.jpg' },
+          { bytes: await photoBytes('png', 1200, 800), name: 'y.png' },
         ],
         { propertyId: listingId },
       ).expect(201);
@@ -288,8 +315,8 @@ describe('Listings: media', () => {
       const listingId = await insertListing(a.admin, { images });
       const before = await mediaCount(a.admin.organizationId);
       const two = [
-        { bytes: pngBytes(400, 400), name: 'a.png' },
-        { bytes: pngBytes(400, 400), name: 'b.png' },
+        { bytes: await photoBytes('png', 400, 400), name: 'a.png' },
+        { bytes: await photoBytes('png', 400, 400), name: 'b.png' },
       ];
       expectCode(await upload(adminKey.key, two, { propertyId: listingId }), 400, 'VALIDATION_FAILED');
       expect(await mediaCount(a.admin.organizationId)).toBe(before);
@@ -325,7 +352,7 @@ describe('Listings: media', () => {
   });
 
   describe('who may upload', () => {
-    const one = () => [{ bytes: pngBytes(300, 300), name: 'a.png' }];
+    const one = async () => [{ bytes: await photoBytes('png', 300, 300), name: 'a.png' }];
 
     it('a member’s key with media:write → 403 ORG_ADMIN_REQUIRED; the admin’s goes through', async () => {
       const changeRole = (person: SignedIn, role: 'admin' | 'member') =>
@@ -336,13 +363,13 @@ describe('Listings: media', () => {
       await changeRole(a.colleague, 'admin');
       const key = (await t.seed.apiKey(a.colleague, ['media:write'])).key;
       await changeRole(a.colleague, 'member');
-      expectCode(await upload(key, one()), 403, 'ORG_ADMIN_REQUIRED');
-      await upload(adminKey.key, one()).expect(201);
+      expectCode(await upload(key, await one()), 403, 'ORG_ADMIN_REQUIRED');
+      await upload(adminKey.key, await one()).expect(201);
     });
 
     it('a key without media:write → 403 API_KEY_SCOPE_MISSING; a session → 401', async () => {
       const readOnly = (await t.seed.apiKey(a.admin, ['properties:read'])).key;
-      expectCode(await upload(readOnly, one()), 403, 'API_KEY_SCOPE_MISSING');
+      expectCode(await upload(readOnly, await one()), 403, 'API_KEY_SCOPE_MISSING');
       const session = await asSession(t.http.post('/properties/media/upload'), a.admin).attach(
         'files',
         pngBytes(300, 300),
@@ -353,26 +380,28 @@ describe('Listings: media', () => {
   });
 
   describe('GET /media/{id}.{ext}', () => {
-    it('serves the bytes, public, immutable, nosniff, ETag the sha256; If-None-Match → 304', async () => {
-      const bytes = webpBytes(640, 480);
+    it('serves the clean bytes, public, immutable, nosniff, ETag their sha256; If-None-Match → 304', async () => {
+      const bytes = await photoBytes('webp', 640, 480);
       const media = (await upload(adminKey.key, [{ bytes, name: 'p.webp' }]).expect(201)).body.data[0];
+      const clean = (await t.get(BlobStorage).get(`media-${sha(bytes)}-full.webp`)) as Buffer;
       const res = await t.http.get(pathOf(media.url)).buffer(true).expect(200);
       expect(res.headers['content-type']).toBe('image/webp');
       expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers.etag).toBe(`"${sha(bytes)}"`);
-      expect(Buffer.compare(res.body as Buffer, bytes)).toBe(0);
+      expect(res.headers.etag).toBe(`"${sha(clean)}"`);
+      expect(Buffer.compare(res.body as Buffer, clean)).toBe(0);
       await t.http
         .get(pathOf(media.url))
-        .set('If-None-Match', `"${sha(bytes)}"`)
+        .set('If-None-Match', `"${sha(clean)}"`)
         .expect(304);
       // an API key or session changes nothing: the route is public
       await api(t, otherKey).get(pathOf(media.url)).expect(200);
     });
 
     it('an unknown id, another extension or a malformed name → 404 in the envelope', async () => {
-      const media = (await upload(adminKey.key, [{ bytes: pngBytes(300, 300), name: 'p.png' }]).expect(201))
-        .body.data[0];
+      const media = (
+        await upload(adminKey.key, [{ bytes: await photoBytes('png', 300, 300), name: 'p.png' }]).expect(201)
+      ).body.data[0];
       for (const path of [
         `/media/${MISSING}.png`,
         `/media/${media.id}.jpg`,

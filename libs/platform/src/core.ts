@@ -13,3 +13,4 @@ export type { ErrorCode, ValidationIssue } from './errors/error-codes';
 export * from './auth/principal';
 export * from './auth/scope-grants';
 export * from './auth/secrets';
+export * from './images/image-types';

@@ -72,6 +72,10 @@ export { BlobStorage } from './blobs/blob-storage';
 export { DiskBlobStorage } from './blobs/disk-blob-storage';
 export { BlobsModule } from './blobs/blobs.module';
 
+// uploaded images: type by bytes, header and pixel limit, clean re-encodes and variants (sharp)
+export * from './images/image-types';
+export * from './images/image-processing';
+
 // lifecycle: a graceful stop on SIGTERM/SIGINT
 export { HttpDrain, type DrainReport } from './lifecycle/http-drain';
 export * from './lifecycle/graceful-shutdown';

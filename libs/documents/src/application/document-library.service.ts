@@ -5,11 +5,16 @@ import {
   AppConfig,
   BlobStorage,
   Clock,
+  cleanImage,
   conflict,
+  isImageRefusal,
   loggableError,
   notFound,
   preparedRows,
   Principal,
+  readImageHeader,
+  sniffImageType,
+  UnreadableImageError,
   validationFailed,
 } from '@app/platform';
 import { authorize, DocumentAction, viewerOf } from '../domain/document-access';
@@ -169,7 +174,8 @@ export class DocumentLibraryService {
 
   /**
    * A pdf or file document: private, its bytes behind `BlobStorage` (key = its id), body `""`,
-   * `sizeBytes` the file's size, title the file's name unless sent.
+   * `sizeBytes` the kept file's size, title the file's name unless sent. A JPEG, PNG or WebP (by its
+   * bytes) is kept as its clean re-encode (`cleanUpload`).
    */
   async upload(
     actor: Principal,
@@ -181,6 +187,7 @@ export class DocumentLibraryService {
     if (fields.folderId !== undefined)
       await this.folders.requireFolder(actor.organizationId, fields.folderId);
     const kind = uploadedKind(file.buffer);
+    const kept = await cleanUpload(file.buffer);
     const document = new Document({
       organizationId: actor.organizationId,
       createdBy: actor.userId,
@@ -190,12 +197,12 @@ export class DocumentLibraryService {
     });
     document.file = {
       fileName: file.originalname,
-      mimeType: mimeTypeOf(kind, file.mimetype),
+      mimeType: kept.mimeType ?? mimeTypeOf(kind, file.mimetype),
       blobKey: document.id,
     };
-    document.sizeBytes = file.size;
+    document.sizeBytes = kept.bytes.length;
     document.folderId = fields.folderId ?? null;
-    await this.blobs.put(document.id, file.buffer);
+    await this.blobs.put(document.id, kept.bytes);
     try {
       await this.em.transactional((em) => em.persist(document).flush());
     } catch (err) {
@@ -265,6 +272,25 @@ export class DocumentLibraryService {
     } catch (err) {
       this.log.warn({ err: loggableError(err), blobKey: key }, 'blob not deleted');
     }
+  }
+}
+
+/**
+ * The bytes a document keeps: an image by its content (JPEG, PNG, WebP) re-encoded clean (no EXIF
+ * position, serial or time, no XMP, IPTC or ICC; oriented; sRGB) under its real type, else the
+ * bytes as sent. An image past the pixel limit or that cannot be decoded → 400 naming `file`
+ * (docs/security/uploaded-images.md).
+ */
+async function cleanUpload(bytes: Buffer): Promise<{ bytes: Buffer; mimeType?: string }> {
+  if (!sniffImageType(bytes)) return { bytes };
+  const header = await readImageHeader(bytes);
+  if (isImageRefusal(header)) throw validationFailed([{ path: 'file', message: header.message }]);
+  try {
+    const clean = await cleanImage(bytes, header);
+    return { bytes: clean.bytes, mimeType: clean.mimeType };
+  } catch (err) {
+    if (!(err instanceof UnreadableImageError)) throw err;
+    throw validationFailed([{ path: 'file', message: err.message }]);
   }
 }
 

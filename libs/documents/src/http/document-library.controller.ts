@@ -136,7 +136,10 @@ export class DocumentLibraryController {
     description:
       'Multipart: `file` (at most 25 MB), `title?` (default: the file’s name), `folderId?`. A private ' +
       'document of kind `pdf` when the bytes start `%PDF-`, else `file`; body `""`, `sizeBytes` the ' +
-      'file’s size, `file {fileName, mimeType}`. The bytes are kept and never returned.',
+      'kept file’s size, `file {fileName, mimeType}`. The bytes are kept and never returned. A JPEG, ' +
+      'PNG or WebP (told by its bytes) is kept as a clean re-encode in its own type (orientation ' +
+      'applied, sRGB, no EXIF, XMP, IPTC or ICC metadata; `mimeType` its real type): over 64 ' +
+      'megapixels or not decodable → 400 VALIDATION_FAILED naming `file`.',
   })
   @LibraryRoute()
   @MultipartUpload({
@@ -146,7 +149,9 @@ export class DocumentLibraryController {
     schema: UPLOAD_FORM_SCHEMA,
   })
   @ApiCreatedResponse({ type: DocumentView })
-  @ApiBadRequestErrors('VALIDATION_FAILED also when the `file` part is missing.')
+  @ApiBadRequestErrors(
+    'VALIDATION_FAILED also when the `file` part is missing, or an image is over 64 megapixels or cannot be decoded.',
+  )
   @ApiNotFoundError('Folder', `when \`folderId\` is absent or another agency's`)
   upload(
     @CurrentPrincipal() actor: Principal,

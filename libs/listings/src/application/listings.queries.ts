@@ -12,6 +12,7 @@ import {
   type ListingHistoryView,
   type ListingRecordView,
 } from '../views/listing.view';
+import { mediaVariantsView } from '../views/media.view';
 
 /**
  * Reads of one listing record (INTERFACES.md "Listings"): the agency's own, or another agency's
@@ -75,9 +76,13 @@ export class ListingsQueries {
     const agents = listing.agentId
       ? await this.roster.byIds(listing.organizationId, [listing.agentId])
       : new Map();
+    const mediaIds = listing.images.flatMap((image) => (image.mediaId ? [image.mediaId] : []));
+    const media = await this.listings.mediaOf(listing.organizationId, [...new Set(mediaIds)]);
+    const { publicBaseUrl } = this.config;
     return toListingRecord(listing, (listing.agentId && agents.get(listing.agentId)) || null, {
       own,
-      publicBaseUrl: this.config.publicBaseUrl,
+      publicBaseUrl,
+      variants: new Map(media.map((row) => [row.id, mediaVariantsView(row, publicBaseUrl)])),
     });
   }
 

@@ -6,15 +6,28 @@ import {
   BlobStorage,
   Clock,
   DomainError,
+  type ImageHeader,
+  isImageRefusal,
   notFound,
   type Principal,
+  processImage,
+  readImageHeader,
+  UnreadableImageError,
   validationFailed,
   type ValidationIssue,
 } from '@app/platform';
-import { checkImage, isRefusal, type CheckedImage } from '../domain/image-sniffing';
+import { checkImage, isRefusal, photoSidesRefusal, type CheckedImage } from '../domain/image-sniffing';
 import { ListingHistory } from '../domain/listing-history.entity';
 import { Listing, type ListingImage } from '../domain/listing.entity';
-import { Media, MEDIA_TYPES, mediaBlobKey, type MediaMimeType } from '../domain/media.entity';
+import {
+  Media,
+  MEDIA_TYPES,
+  mediaBlobKey,
+  mediaFileKey,
+  type MediaFile,
+  type MediaFiles,
+  type MediaMimeType,
+} from '../domain/media.entity';
 import type { MediaJson } from '../views/media.view';
 import { mediaView } from '../views/media.view';
 
@@ -38,7 +51,7 @@ export interface MediaUploadFields {
   propertyId?: string;
 }
 
-type Checked = CheckedImage & { bytes: Buffer; sha256: string };
+type Checked = CheckedImage & { bytes: Buffer; sha256: string; index: number };
 
 /** Where a served photo's bytes are and how to answer them. */
 export interface ServedMedia {
@@ -61,11 +74,12 @@ export class MediaService {
   ) {}
 
   /**
-   * Every file is checked before anything is stored (one bad file → nothing stored); the bytes go
-   * to `media-<sha256>` (skipped when already there); the agency's row for that content is reused
-   * or made; with `propertyId` the photos are appended to the listing, its version bumped and a
-   * history row written, all in one transaction. A blob left by a failed transaction is harmless:
-   * content-addressed, it is what the next upload of the same bytes finds.
+   * Every file's header is checked before anything is stored (one bad file → nothing stored); each
+   * new upload is re-encoded clean with its variants (`keep`); the agency's row for that upload is
+   * reused or made; with `propertyId` the photos are appended to the listing, its version bumped
+   * and a history row written, all in one transaction. Blobs left by a failed transaction (or by
+   * a later file that fails to decode) are harmless: content-addressed by the upload's hash, they
+   * are what the next upload of the same bytes makes again.
    */
   async upload(
     actor: Principal,
@@ -87,11 +101,7 @@ export class MediaService {
       if (!listing) throw notFound('Listing');
       assertRoom(listing, checked.length);
     }
-    for (const sha256 of new Set(checked.map((file) => file.sha256))) {
-      const key = mediaBlobKey(sha256);
-      const file = checked.find((one) => one.sha256 === sha256) as Checked;
-      if (!(await this.blobs.has(key))) await this.blobs.put(key, file.bytes);
-    }
+    const kept = await this.keep(checked);
     const media = await this.em.transactional(async (em) => {
       const now = this.clock.now();
       const existing = await em.getRepository(Media).findByHashes(
@@ -100,6 +110,7 @@ export class MediaService {
       );
       const byHash = new Map(existing.map((row) => [row.sha256, row]));
       const rows = checked.map((file) => {
+        const files = kept.get(file.sha256) as MediaFiles;
         let row = byHash.get(file.sha256);
         if (!row) {
           row = new Media(
@@ -108,14 +119,18 @@ export class MediaService {
               sha256: file.sha256,
               mimeType: file.mimeType,
               sizeBytes: file.bytes.length,
-              width: file.width,
-              height: file.height,
+              width: files.full.width,
+              height: files.full.height,
+              files,
               createdBy: actor.userId,
             },
             now,
           );
           byHash.set(file.sha256, row);
           em.persist(row);
+        } else if (row.files === null) {
+          // a photo stored before the cleaning, sent again: from now on it serves the clean files
+          row.files = files;
         }
         return row;
       });
@@ -126,13 +141,90 @@ export class MediaService {
     return { data: media.map((row) => mediaView(row, this.config.publicBaseUrl)) };
   }
 
-  /** The bytes of `/media/{id}.{ext}`: any agency's photo, by its id and its own extension. */
+  /**
+   * The bytes of `/media/{id}.{ext}`: any agency's photo, by its id and its own extension: the
+   * full-size clean file (a row from before the cleaning: the upload as it was stored).
+   */
   async served(id: string, extension: string): Promise<ServedMedia> {
     const row = await this.em.fork().getRepository(Media).findServed(id);
     if (!row || row.extension !== extension) throw notFound('Media');
-    const bytes = await this.blobs.get(mediaBlobKey(row.sha256));
+    if (!row.files) return this.read(mediaBlobKey(row.sha256), row.mimeType, row.sha256);
+    const { full } = row.files;
+    return this.read(mediaFileKey(row.sha256, full, true), full.mimeType, full.sha256);
+  }
+
+  /** The bytes of `/media/{id}/{width}.{webp|jpg}`: one of the photo's variants. */
+  async servedVariant(id: string, width: number, extension: string): Promise<ServedMedia> {
+    const row = await this.em.fork().getRepository(Media).findServed(id);
+    const variant = row?.files?.variants.find(
+      (file) => file.width === width && MEDIA_TYPES[file.mimeType] === extension,
+    );
+    if (!row || !variant) throw notFound('Media');
+    return this.read(mediaFileKey(row.sha256, variant, false), variant.mimeType, variant.sha256);
+  }
+
+  private async read(key: string, mimeType: MediaMimeType, sha256: string): Promise<ServedMedia> {
+    const bytes = await this.blobs.get(key);
     if (!bytes) throw notFound('Media');
-    return { bytes, mimeType: row.mimeType, sha256: row.sha256 };
+    return { bytes, mimeType, sha256 };
+  }
+
+  /**
+   * The clean files of each new upload (docs/security/uploaded-images.md): another agency's clean
+   * row of the same bytes lends its files; else every header is read by the decoder itself (the
+   * sides and pixel rule again, nothing decoded yet) before any file is processed and stored.
+   */
+  private async keep(checked: Checked[]): Promise<Map<string, MediaFiles>> {
+    const repository = this.em.fork().getRepository(Media);
+    const kept = new Map<string, MediaFiles>();
+    const todo: { file: Checked; header: ImageHeader }[] = [];
+    const issues: ValidationIssue[] = [];
+    for (const file of checked) {
+      if (kept.has(file.sha256) || todo.some((one) => one.file.sha256 === file.sha256)) continue;
+      const clean = await repository.findCleanByHash(file.sha256);
+      if (clean?.files) {
+        kept.set(file.sha256, clean.files);
+        continue;
+      }
+      const header = await readImageHeader(file.bytes);
+      const refused = isImageRefusal(header)
+        ? header.message
+        : photoSidesRefusal(header.width, header.height);
+      if (refused) issues.push({ path: `files[${file.index}]`, message: refused });
+      else todo.push({ file, header: header as ImageHeader });
+    }
+    if (issues.length > 0) throw validationFailed(issues);
+    for (const { file, header } of todo) {
+      kept.set(file.sha256, await this.store(file, header));
+    }
+    return kept;
+  }
+
+  /** Re-encodes one upload and stores its files; the upload's own bytes are not kept. */
+  private async store(file: Checked, header: ImageHeader): Promise<MediaFiles> {
+    let processed: Awaited<ReturnType<typeof processImage>>;
+    try {
+      processed = await processImage(file.bytes, header);
+    } catch (err) {
+      if (!(err instanceof UnreadableImageError)) throw err;
+      throw validationFailed([{ path: `files[${file.index}]`, message: err.message }]);
+    }
+    const described = (one: (typeof processed)['full']): MediaFile => ({
+      width: one.width,
+      height: one.height,
+      mimeType: one.mimeType,
+      sizeBytes: one.bytes.length,
+      sha256: one.sha256,
+    });
+    const files: MediaFiles = {
+      full: described(processed.full),
+      variants: processed.variants.map(described),
+    };
+    await this.blobs.put(mediaFileKey(file.sha256, files.full, true), processed.full.bytes);
+    for (const [i, variant] of processed.variants.entries()) {
+      await this.blobs.put(mediaFileKey(file.sha256, files.variants[i], false), variant.bytes);
+    }
+    return files;
   }
 
   /** Type by magic bytes first (MEDIA_TYPE_NOT_ALLOWED), then each image's sides (VALIDATION_FAILED). */
@@ -155,6 +247,7 @@ export class MediaService {
       ...(result as CheckedImage),
       bytes: files[i].buffer,
       sha256: createHash('sha256').update(files[i].buffer).digest('hex'),
+      index: i,
     }));
   }
 

@@ -9,13 +9,36 @@ export const MEDIA_TYPES = {
 } as const;
 export type MediaMimeType = keyof typeof MEDIA_TYPES;
 
-/** The blob key of a photo's bytes: one blob per content, whichever agencies upload it. */
+/** The blob key of a photo stored before uploads were cleaned: the bytes as they were sent. */
 export const mediaBlobKey = (sha256: string): string => `media-${sha256}`;
 
+/** One kept file of a photo: clean (no metadata, sRGB, oriented), its sides, type, size and hash. */
+export interface MediaFile {
+  width: number;
+  height: number;
+  mimeType: MediaMimeType;
+  sizeBytes: number;
+  sha256: string;
+}
+
+/** What is kept of an upload: the full-size clean re-encode in its own type, and the variants. */
+export interface MediaFiles {
+  full: MediaFile;
+  variants: MediaFile[];
+}
+
 /**
- * An uploaded listing photo of an agency. The bytes are kept once per content hash behind
- * `BlobStorage` (key `media-<sha256>`); this row is the agency's handle on them (one per agency
- * and content: uploading the same bytes again answers the same row).
+ * The blob key of a kept file, named by the upload's hash (the same upload makes the same files,
+ * whichever agency sends it): `media-<sha256>-full.<ext>`, `media-<sha256>-<width>.<webp|jpg>`.
+ */
+export const mediaFileKey = (uploadSha256: string, file: MediaFile, full: boolean): string =>
+  `media-${uploadSha256}-${full ? 'full' : file.width}.${MEDIA_TYPES[file.mimeType]}`;
+
+/**
+ * An uploaded listing photo of an agency. `sha256` and `sizeBytes` are the upload's (the same
+ * bytes again answer the same row); the upload itself is not kept: `files` are its clean
+ * re-encodes behind `BlobStorage` (`mediaFileKey`). A row from before the cleaning has `files`
+ * null and its upload under `media-<sha256>` (docs/security/uploaded-images.md).
  */
 @Entity({ tableName: 'media', repository: () => MediaRepository })
 export class Media {
@@ -46,6 +69,9 @@ export class Media {
   @Property({ type: 'integer' })
   height: number;
 
+  @Property({ type: 'json', nullable: true })
+  files: MediaFiles | null = null;
+
   @Property({ type: 'uuid' })
   createdBy: string;
 
@@ -60,6 +86,7 @@ export class Media {
       sizeBytes: number;
       width: number;
       height: number;
+      files: MediaFiles;
       createdBy: string;
     },
     now: Date,
@@ -71,6 +98,7 @@ export class Media {
     this.sizeBytes = props.sizeBytes;
     this.width = props.width;
     this.height = props.height;
+    this.files = props.files;
     this.createdBy = props.createdBy;
     this.createdAt = now;
   }

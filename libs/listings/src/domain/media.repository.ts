@@ -10,6 +10,14 @@ export class MediaRepository extends TenantRepository<Media> {
   }
 
   /**
+   * A clean row of this upload, whichever agency's (`media_clean_hash_idx`): its files are
+   * content-addressed by the upload's hash, so another agency's upload of the same bytes reuses them.
+   */
+  findCleanByHash(sha256: string): Promise<Media | null> {
+    return this.findOne({ sha256, files: { $ne: null } });
+  }
+
+  /**
    * A photo by id, whichever agency's: `GET /media/{id}.{ext}` is public by URL (listing photos
    * are shown on portals and brochures), the id (UUIDv7) being unguessable enough for photos.
    */

@@ -23,6 +23,7 @@ import type { ListingHistory } from '../domain/listing-history.entity';
 import type { Listing } from '../domain/listing.entity';
 import { showsAgentContact, showsCommission, showsExactLocation } from '../domain/network-view';
 import { CoordinatesView, imageUrlOf, ListingRefView, type ListingRef } from './listing-summary';
+import { MediaVariantView, type MediaVariantJson } from './media.view';
 
 /** The listing's agent as a record shows it; email and numbers only where the network rules allow. */
 export class ListingAgentView {
@@ -47,6 +48,13 @@ export class ListingImageView {
   })
   url: string;
   @ApiNullable(String) caption: string | null;
+  @ApiProperty({
+    type: [MediaVariantView],
+    description:
+      'The uploaded photo’s stored variants (320, 1024 and 2048 px wide, never wider than the photo; WebP ' +
+      'and JPEG), narrowest first; `[]` for a feed’s own image or a photo stored before variants.',
+  })
+  variants: MediaVariantView[];
 }
 
 /** Inline schemas of the nullable objects (a nullable `$ref` cannot carry `type` in OpenAPI 3.0). */
@@ -175,6 +183,8 @@ export class ListingHistoryView {
 export interface RecordContext {
   own: boolean;
   publicBaseUrl: string;
+  /** The variants of the listing's uploaded photos by media id (none given: `[]` each). */
+  variants?: ReadonlyMap<string, MediaVariantJson[]>;
 }
 
 const num = (value: string | null): number | null => (value === null ? null : Number(value));
@@ -211,6 +221,7 @@ export function toListingRecord(
     mediaId: image.mediaId,
     url: imageUrlOf(image, publicBaseUrl),
     caption: image.caption,
+    variants: (image.mediaId && context.variants?.get(image.mediaId)) || [],
   }));
   const ref: ListingRef = { source: listing.source, id: listing.id };
   const coordinates =

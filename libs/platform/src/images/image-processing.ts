@@ -1,0 +1,206 @@
+import { createHash } from 'node:crypto';
+import type { Metadata, Sharp, SharpOptions } from 'sharp';
+import { IMAGE_PIXELS_MAX, sniffImageType, type ImageMimeType } from './image-types';
+
+type SharpFactory = (typeof import('sharp'))['default'];
+let loading: Promise<SharpFactory> | undefined;
+
+/**
+ * sharp, loaded at the first image (about 20 MB and 50 ms that the worker and the CLI never pay).
+ * One libvips thread per image and no operation cache (every upload is new bytes; a cache would
+ * only hold memory); `ImageGate` lets two images through at once: both cores, never the whole
+ * libuv pool (argon2, fs and dns share it). docs/security/uploaded-images.md
+ */
+const vips = (): Promise<SharpFactory> =>
+  (loading ??= import('sharp').then((module) => {
+    const sharp = module.default;
+    sharp.concurrency(1);
+    sharp.cache(false);
+    return sharp;
+  }));
+const IMAGES_AT_ONCE = 2;
+
+/** The widths kept for pages and clients; an image narrower than one stops at its own width. */
+export const VARIANT_WIDTHS = [320, 1024, 2048] as const;
+export const VARIANT_TYPES = ['image/webp', 'image/jpeg'] as const;
+export type VariantMimeType = (typeof VARIANT_TYPES)[number];
+
+/** An image's type and its sides as shown (EXIF orientation applied), read by the decoder itself. */
+export interface ImageHeader {
+  mimeType: ImageMimeType;
+  width: number;
+  height: number;
+}
+
+/** Why an image is refused before or while it is decoded. */
+export type ImageRefusal =
+  | { kind: 'unreadable'; message: string }
+  | { kind: 'pixels'; message: string; width: number; height: number };
+
+/** Bytes kept for an image: clean (no EXIF, XMP, IPTC or ICC; sRGB; oriented) and their hash. */
+export interface CleanImageFile {
+  mimeType: ImageMimeType;
+  width: number;
+  height: number;
+  bytes: Buffer;
+  sha256: string;
+}
+
+export interface ProcessedImage {
+  /** The whole image re-encoded in its own type (the original bytes are never kept). */
+  full: CleanImageFile;
+  /** Each width of `variantWidths(full.width)`, WebP then JPEG, narrowest first. */
+  variants: (CleanImageFile & { mimeType: VariantMimeType })[];
+}
+
+/** Thrown when libvips cannot decode an image it read the header of (truncated, corrupt). */
+export class UnreadableImageError extends Error {
+  constructor() {
+    super('the image could not be decoded');
+  }
+}
+
+const FORMATS: Record<string, ImageMimeType> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+
+/** The decoder's options for untrusted bytes: the pixel limit again at load, stop on a decode error. */
+const INPUT: SharpOptions = { limitInputPixels: IMAGE_PIXELS_MAX, failOn: 'error', sequentialRead: true };
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * The widths an image `width` px wide is kept at: each of 320, 1024 and 2048, or its own width
+ * when narrower (never upscaled), once each: 800 → [320, 800]; 300 → [300].
+ */
+export const variantWidths = (width: number): number[] => [
+  ...new Set(VARIANT_WIDTHS.map((target) => Math.min(target, width))),
+];
+
+/**
+ * The header only (nothing decoded, no pixel buffer): the type libvips sees, the sides as shown,
+ * and the pixel limit. A 30,000 × 30,000 PNG header is refused here in about a millisecond.
+ */
+export async function readImageHeader(bytes: Buffer): Promise<ImageHeader | ImageRefusal> {
+  const sharp = await vips();
+  let metadata: Metadata;
+  try {
+    // no limit for the header read itself: the limit is checked below, with the sides in the message
+    metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    return { kind: 'unreadable', message: 'the image could not be read (its header is damaged)' };
+  }
+  const mimeType = FORMATS[metadata.format];
+  if (!mimeType || mimeType !== sniffImageType(bytes)) {
+    return {
+      kind: 'unreadable',
+      message: 'the image could not be read (its content is not what it starts as)',
+    };
+  }
+  const { width, height } = metadata.autoOrient;
+  if (!(width > 0 && height > 0)) {
+    return { kind: 'unreadable', message: 'the image could not be read (its width and height are unknown)' };
+  }
+  if (width * height > IMAGE_PIXELS_MAX) {
+    return {
+      kind: 'pixels',
+      width,
+      height,
+      message: `an image may have at most ${IMAGE_PIXELS_MAX / 1_000_000} megapixels (this one is ${width}x${height})`,
+    };
+  }
+  return { mimeType, width, height };
+}
+
+export const isImageRefusal = (value: ImageHeader | ImageRefusal): value is ImageRefusal => 'kind' in value;
+
+/**
+ * The full-size clean re-encode in the image's own type, then its variants. Two decodes: the full
+ * size (streamed), and one at the widest variant into a raw sRGB buffer (at most 2048 px wide),
+ * from which every variant is cut (`clone()`), one at a time to keep memory flat.
+ */
+export function processImage(bytes: Buffer, header: ImageHeader): Promise<ProcessedImage> {
+  return gate.run(async () => {
+    const sharp = await vips();
+    const full = await fullSize(sharp, bytes, header);
+    const widths = variantWidths(full.width);
+    const base = await decoded(() =>
+      oriented(sharp, bytes)
+        .resize({ width: Math.max(...widths) })
+        .raw()
+        .toBuffer({ resolveWithObject: true }),
+    );
+    const source = sharp(base.data, {
+      raw: { width: base.info.width, height: base.info.height, channels: base.info.channels },
+    });
+    const variants: ProcessedImage['variants'] = [];
+    for (const width of widths) {
+      const sized = () => source.clone().resize({ width });
+      variants.push(await encoded(sized().webp({ quality: 80 }), 'image/webp'));
+      variants.push(
+        await encoded(
+          sized().flatten({ background: '#ffffff' }).jpeg({ quality: 82, progressive: true }),
+          'image/jpeg',
+        ),
+      );
+    }
+    return { full, variants };
+  });
+}
+
+/** Only the full-size clean re-encode (a document's image: kept, never shown at other sizes). */
+export function cleanImage(bytes: Buffer, header: ImageHeader): Promise<CleanImageFile> {
+  return gate.run(async () => fullSize(await vips(), bytes, header));
+}
+
+/** Orientation applied, then sRGB (the embedded ICC profile, if any, converts the colours). */
+const oriented = (sharp: SharpFactory, bytes: Buffer): Sharp =>
+  sharp(bytes, INPUT).rotate().toColourspace('srgb');
+
+function fullSize(sharp: SharpFactory, bytes: Buffer, header: ImageHeader): Promise<CleanImageFile> {
+  const image = oriented(sharp, bytes);
+  const typed =
+    header.mimeType === 'image/jpeg'
+      ? image.jpeg({ quality: 90 })
+      : header.mimeType === 'image/png'
+        ? image.png({ compressionLevel: 6 })
+        : image.webp({ quality: 90 });
+  return encoded(typed, header.mimeType);
+}
+
+async function encoded<T extends ImageMimeType>(
+  image: Sharp,
+  mimeType: T,
+): Promise<CleanImageFile & { mimeType: T }> {
+  const { data, info } = await decoded(() => image.toBuffer({ resolveWithObject: true }));
+  return { mimeType, width: info.width, height: info.height, bytes: data, sha256: sha256(data) };
+}
+
+/** A libvips failure on bytes whose header read well: the image is damaged. */
+async function decoded<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch {
+    throw new UnreadableImageError();
+  }
+}
+
+/** At most `size` images in libvips at once in this process; the others wait their turn. */
+class ImageGate {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly size: number) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running += 1;
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+}
+
+const gate = new ImageGate(IMAGES_AT_ONCE);
