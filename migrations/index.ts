@@ -27,6 +27,7 @@ import { Migration20261125080000_search_recent_indexes } from './Migration202611
 import { Migration20261125090000_search_chunk_inline } from './Migration20261125090000_search_chunk_inline';
 import { Migration20261125100000_search_floor_sample } from './Migration20261125100000_search_floor_sample';
 import { Migration20261126020000_media_files } from './Migration20261126020000_media_files';
+import { Migration20261126060000_publication_simulated } from './Migration20261126060000_publication_simulated';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -59,6 +60,7 @@ export const MIGRATIONS = [
   Migration20261125090000_search_chunk_inline,
   Migration20261125100000_search_floor_sample,
   Migration20261126020000_media_files,
+  Migration20261126060000_publication_simulated,
 ].map((migration) => ({
   name: migration.name,
   class: migration,

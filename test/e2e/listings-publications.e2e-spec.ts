@@ -8,6 +8,7 @@ import {
   DESCRIPTION_LANGUAGES,
   DESCRIPTION_TONES,
 } from '../../libs/listings/src/domain/description-templates';
+import { SIMULATED_BACKFILL } from '../../migrations/Migration20261126060000_publication_simulated';
 import { api, asSession, count, sql, TestApp, type SignedIn, codeOf } from '../fixtures';
 
 /**
@@ -23,8 +24,12 @@ const MISSING = '0190a0a0-0000-7000-8000-000000000009';
 const PORTAL = 'demoportal';
 const WRITE_SCOPES = ['properties:read', 'properties:write'];
 
-/** `demoportal` as the app sees it, with its calls recorded and failures on demand. */
+/**
+ * `demoportal` as the app sees it, with its calls recorded and failures on demand; `simulated`
+ * false makes it stand for a real portal.
+ */
 class StandInPortal extends DemoPortalAdapter {
+  override simulated = true;
   published: Record<string, unknown>[] = [];
   unpublished: string[] = [];
   failWith: string | null = null;
@@ -45,6 +50,7 @@ class StandInPortal extends DemoPortalAdapter {
   }
 
   clear() {
+    this.simulated = true;
     this.published = [];
     this.unpublished = [];
     this.failWith = null;
@@ -177,7 +183,7 @@ describe('Listings: portal publications and descriptions', () => {
       expect(await getPublications(id)).toEqual([]);
     });
 
-    it('turns a portal on (pending, due now, no portal call) and the sender publishes it', async () => {
+    it('turns a portal on (pending, due now, no portal call) and the sender publishes it: simulated on demoportal', async () => {
       const id = await insertListing(admin.organizationId);
       const res = await put(id, [{ portal: PORTAL, enabled: true }]).expect(200);
       expect(res.body).toEqual({
@@ -189,9 +195,10 @@ describe('Listings: portal publications and descriptions', () => {
 
       await send();
       const [publication] = await getPublications(id);
+      // demoportal is sample data: nothing went anywhere, and the answer says so
       expect(publication).toEqual({
         portal: PORTAL,
-        status: 'published',
+        status: 'simulated',
         externalId: expect.stringMatching(/^dp-[0-9a-f]{16}$/),
         publishedAt: t.clock.now().toISOString(),
         lastError: null,
@@ -210,7 +217,29 @@ describe('Listings: portal publications and descriptions', () => {
       expect(portal.published).toHaveLength(1);
     });
 
-    it('turns a published portal off: a pending unpublish, then unpublished once the sender ran', async () => {
+    it('a real portal (not simulated) ends published; asked again, left alone; off, unpublished', async () => {
+      portal.simulated = false;
+      const id = await insertListing(admin.organizationId);
+      await put(id, [{ portal: PORTAL, enabled: true }]).expect(200);
+      await send();
+      const [publication] = await getPublications(id);
+      expect(publication).toEqual({
+        portal: PORTAL,
+        status: 'published',
+        externalId: expect.stringMatching(/^dp-[0-9a-f]{16}$/),
+        publishedAt: t.clock.now().toISOString(),
+        lastError: null,
+      });
+      await put(id, [{ portal: PORTAL, enabled: true }]).expect(200);
+      expect(await getPublications(id)).toEqual([publication]);
+      await put(id, [{ portal: PORTAL, enabled: false }]).expect(200);
+      await send();
+      expect(portal.published).toHaveLength(1);
+      expect(portal.unpublished).toEqual([publication.externalId]);
+      expect((await getPublications(id))[0]).toMatchObject({ status: 'unpublished', externalId: null });
+    });
+
+    it('turns a simulated portal off: a pending unpublish, then unpublished once the sender ran', async () => {
       const id = await insertListing(admin.organizationId);
       await put(id, [{ portal: PORTAL, enabled: true }]).expect(200);
       await send();
@@ -363,7 +392,7 @@ describe('Listings: portal publications and descriptions', () => {
       await put(id, [{ portal: PORTAL, enabled: true }]).expect(200);
       expect(await row(id)).toMatchObject({ status: 'pending', attempts: 0 });
       await send();
-      expect((await getPublications(id))[0]).toMatchObject({ status: 'published', lastError: null });
+      expect((await getPublications(id))[0]).toMatchObject({ status: 'simulated', lastError: null });
       expect((await row(id)).attempts).toBe(0);
     });
 
@@ -372,7 +401,7 @@ describe('Listings: portal publications and descriptions', () => {
       await put(id, [{ portal: PORTAL, enabled: true }]).expect(200);
       await Promise.all([send(), send(), send()]);
       expect(portal.published.filter((record) => record.id === id)).toHaveLength(1);
-      expect((await getPublications(id))[0].status).toBe('published');
+      expect((await getPublications(id))[0].status).toBe('simulated');
     });
 
     it('keeps the portal’s id when the row was turned off while the portal answered, and takes it down', async () => {
@@ -408,6 +437,32 @@ describe('Listings: portal publications and descriptions', () => {
       await send();
       expect(portal.unpublished).toEqual([externalId]);
       expect(await row(id)).toMatchObject({ enabled: false, status: 'unpublished' });
+    });
+  });
+
+  describe('the simulated status', () => {
+    it('is stored as such, and the migration turned demoportal rows published before into simulated', async () => {
+      const [demo, real] = [
+        await insertListing(admin.organizationId),
+        await insertListing(admin.organizationId),
+      ];
+      for (const [id, name] of [
+        [demo, PORTAL],
+        [real, 'realportal'],
+      ])
+        await sql(
+          t,
+          `insert into listing_publications (listing_id, portal, organization_id, enabled, status, external_id,
+                                             published_at, attempts, updated_at)
+           values (?, ?, ?, true, 'published', 'x-1', ?, 0, ?)`,
+          [id, name, admin.organizationId, t.clock.now(), t.clock.now()],
+        );
+      await sql(t, SIMULATED_BACKFILL);
+      expect((await row(demo)).status).toBe('simulated');
+      expect((await row(real, 'realportal')).status).toBe('published');
+      await expect(
+        sql(t, `update listing_publications set status = 'live' where listing_id = ?`, [demo]),
+      ).rejects.toThrow(/listing_publications_status_check/);
     });
   });
 
@@ -453,7 +508,7 @@ describe('Listings: portal publications and descriptions', () => {
           throw new Error('the listing write failed');
         }),
       ).rejects.toThrow('the listing write failed');
-      expect(await row(id)).toMatchObject({ enabled: true, status: 'published' });
+      expect(await row(id)).toMatchObject({ enabled: true, status: 'simulated' });
     });
   });
 

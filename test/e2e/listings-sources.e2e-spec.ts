@@ -68,15 +68,21 @@ describe('Property sources: /property-sources and ListingSources', () => {
   });
 
   describe('GET /property-sources', () => {
-    it('lists internal, the three feeds (connected per agency) and demoportal with its countries', async () => {
+    it('lists internal, the three feeds (connected per agency) and demoportal with its countries, marked simulated', async () => {
       const before = await as(keyA).get('/property-sources').expect(200);
       expect(before.body).toEqual({
         data: [
-          { source: 'internal', kind: 'internal', connected: true, countries: [] },
-          { source: 'kyero', kind: 'feed', connected: false, countries: [] },
-          { source: 'redsp', kind: 'feed', connected: false, countries: [] },
-          { source: 'jsonfeed', kind: 'feed', connected: false, countries: [] },
-          { source: 'demoportal', kind: 'portal', connected: true, countries: ['es', 'it', 'pt'] },
+          { source: 'internal', kind: 'internal', connected: true, countries: [], simulated: false },
+          { source: 'kyero', kind: 'feed', connected: false, countries: [], simulated: false },
+          { source: 'redsp', kind: 'feed', connected: false, countries: [], simulated: false },
+          { source: 'jsonfeed', kind: 'feed', connected: false, countries: [], simulated: false },
+          {
+            source: 'demoportal',
+            kind: 'portal',
+            connected: true,
+            countries: ['es', 'it', 'pt'],
+            simulated: true,
+          },
         ],
       });
 
@@ -162,7 +168,7 @@ describe('Property sources: /property-sources and ListingSources', () => {
       expect(jsonfeed.status).toBe(404);
     });
 
-    it('a portal search answers a page of summaries with ref {source, id, country}, cached false and the allowance', async () => {
+    it('a portal search answers a page of summaries with ref {source, id, country}, cached false, simulated and the allowance', async () => {
       t.clock.set(new Date('2027-03-10T10:00:00Z'));
       const res = await search(keyA, 'demoportal', {
         country: 'es',
@@ -171,9 +177,10 @@ describe('Property sources: /property-sources and ListingSources', () => {
         ...distinct(),
       }).expect(200);
       expect(Object.keys(res.body).sort()).toEqual(
-        ['allowance', 'cached', 'data', 'hasMore', 'limit', 'page', 'total'].sort(),
+        ['allowance', 'cached', 'data', 'hasMore', 'limit', 'page', 'simulated', 'total'].sort(),
       );
-      expect(res.body).toMatchObject({ page: 2, limit: 7, hasMore: true, cached: false });
+      // demoportal is sample data: the page says so
+      expect(res.body).toMatchObject({ page: 2, limit: 7, hasMore: true, cached: false, simulated: true });
       expect(res.body.total).toBeGreaterThan(7);
       expect(res.body.total).toBeLessThanOrEqual(200);
       expect(res.body.allowance).toEqual({ used: 1, limit: 300, resetsAt: '2027-03-11T00:00:00.000Z' });
@@ -379,6 +386,7 @@ describe('Property sources: /property-sources and ListingSources', () => {
           total: madrid,
           hasMore: madrid > 10,
           cached: false,
+          simulated: false,
           allowance: { used: 300, limit: 300, resetsAt: expect.any(String) },
         });
         expect(res.body.data).toHaveLength(Math.min(5, madrid - 5));

@@ -34,6 +34,11 @@ export interface PortalPublishResult {
 export abstract class PortalAdapter {
   abstract readonly name: string;
   abstract readonly countries: readonly PortalCountry[];
+  /**
+   * Sample data, not a portal anyone reads: its listings are made up and a publication sends
+   * nothing, so answers say `simulated` (docs/decisions/0016-simulated-demo-portal.md).
+   */
+  abstract readonly simulated: boolean;
   abstract search(request: PortalSearchRequest): Promise<PortalSearchResult>;
   /** null when the portal has no such listing. */
   abstract get(country: PortalCountry, id: string): Promise<PortalListing | null>;

@@ -89,18 +89,20 @@ export class PropertySourcesService {
     const connected = await this.connectedFeeds(organizationId);
     return {
       data: [
-        { source: 'internal', kind: 'internal', connected: true, countries: [] },
+        { source: 'internal', kind: 'internal', connected: true, countries: [], simulated: false },
         ...FEED_SOURCES.map((source) => ({
           source,
           kind: 'feed' as const,
           connected: connected.has(source),
           countries: [],
+          simulated: false,
         })),
         ...this.portals.all().map((portal) => ({
           source: portal.name,
           kind: 'portal' as const,
           connected: true,
           countries: [...portal.countries],
+          simulated: portal.simulated,
         })),
       ],
     };
@@ -139,6 +141,7 @@ export class PropertySourcesService {
       total: result.total,
       hasMore: page * limit < result.total,
       cached,
+      simulated: portal?.simulated ?? false,
       allowance,
     };
   }

@@ -31,6 +31,7 @@ interface ClaimedRow {
 
 type Outcome =
   | { kind: 'published'; externalId: string }
+  | { kind: 'simulated'; externalId: string }
   | { kind: 'unpublished' }
   | { kind: 'failed'; error: string; externalId?: string };
 
@@ -50,8 +51,9 @@ export const shortError = (err: unknown): string =>
 /**
  * Sends due publications to the portals (INTERFACES.md "Listings"): each run claims up to 50 due
  * rows (`for update skip locked`, then a lease, so two runs never send one row), calls the
- * portal outside any transaction, then writes the outcome: `published` with the portal's id,
- * `unpublished`, or `failed` (short `lastError`, retried after 1, 5, 30 and 30 minutes, given up
+ * portal outside any transaction, then writes the outcome: `published` with the portal's id
+ * (`simulated` on a sample-data portal, which sends nothing), `unpublished`, or `failed` (short
+ * `lastError`, retried after 1, 5, 30 and 30 minutes, given up
  * at the 5th attempt). An outcome is written only while the row is still what was claimed; a row
  * changed meanwhile is due again and keeps any id the portal gave, so nothing stays on a portal
  * unseen.
@@ -69,10 +71,12 @@ export class PublicationSender {
 
   @Periodic(JobName.ListingsPublish, 30_000)
   @CreateRequestContext()
-  async sendDue(now: Date): Promise<{ published: number; unpublished: number; failed: number }> {
+  async sendDue(
+    now: Date,
+  ): Promise<{ published: number; simulated: number; unpublished: number; failed: number }> {
     const claimed = await this.claim(now);
     const records = await this.recordsOf(claimed.filter((row) => row.enabled && row.listing_live));
-    const summary = { published: 0, unpublished: 0, failed: 0 };
+    const summary = { published: 0, simulated: 0, unpublished: 0, failed: 0 };
     for (const row of claimed) {
       const outcome = await this.send(row, records.get(row.listing_id));
       await this.write(row, outcome, now);
@@ -128,7 +132,7 @@ export class PublicationSender {
       if (publish) {
         if (!record) return { kind: 'failed', error: 'listing not found' };
         const { externalId } = await adapter.publish(record);
-        return { kind: 'published', externalId };
+        return { kind: adapter.simulated ? 'simulated' : 'published', externalId };
       }
       await adapter.unpublish(row.external_id as string);
       return { kind: 'unpublished' };
@@ -141,13 +145,13 @@ export class PublicationSender {
     const still = `listing_id = ? and portal = ? and enabled = ? and updated_at = ?::timestamptz`;
     const key = [row.listing_id, row.portal, row.enabled, row.updated_at];
     let written: unknown[];
-    if (outcome.kind === 'published') {
+    if (outcome.kind === 'published' || outcome.kind === 'simulated') {
       written = await this.em.execute(
         `update listing_publications
-            set status = 'published', external_id = ?, published_at = ?, last_error = null, attempts = 0,
+            set status = ?, external_id = ?, published_at = ?, last_error = null, attempts = 0,
                 next_attempt_at = null, updated_at = ?
           where ${still} returning portal`,
-        [outcome.externalId, now, now, ...key],
+        [outcome.kind, outcome.externalId, now, now, ...key],
       );
     } else if (outcome.kind === 'unpublished') {
       written = await this.em.execute(
@@ -172,7 +176,7 @@ export class PublicationSender {
         [outcome.error, attempts, retryAt, now, ...key],
       );
     }
-    if (written.length === 0 && outcome.kind === 'published') {
+    if (written.length === 0 && (outcome.kind === 'published' || outcome.kind === 'simulated')) {
       // changed while the portal answered (turned off, the listing withdrawn): keep the portal's
       // id so the unpublish the row now waits for (or a new one, due now) can take it down
       await this.em.execute(

@@ -11,7 +11,12 @@ import {
 } from '@app/platform';
 import type { Listing } from '../domain/listing.entity';
 import { ListingRepository } from '../domain/listing.repository';
-import { toPublicationJson, type PublicationJson, type PublicationRow } from '../views/publication.view';
+import {
+  toPublicationJson,
+  type PublicationJson,
+  type PublicationRow,
+  type PublicationStatus,
+} from '../views/publication.view';
 import { PortalRegistry } from './portals/portal-registry';
 
 /** What a caller asks of one portal. */
@@ -23,6 +28,9 @@ export interface PortalWish {
 interface StoredPublication extends PublicationRow {
   enabled: boolean;
 }
+
+/** An enabled row in one of these is already as a publish asks: left alone. */
+const ON_OR_GOING_ON: ReadonlySet<PublicationStatus> = new Set(['pending', 'published', 'simulated']);
 
 /**
  * Portal publications of a listing (INTERFACES.md "Listings", `/properties/{id}/publications`):
@@ -50,7 +58,7 @@ export class PublicationsService {
   /**
    * Portals on or off, in one transaction. On: the listing must be ACTIVE (else CONFLICT); the row
    * becomes `pending` (a publish) due now. Off: a row never published is `unpublished` at once; a
-   * published one (or one with an id on the portal) becomes a `pending` unpublish due now. A
+   * published or simulated one (one with an id on the portal) becomes a `pending` unpublish due now. A
    * portal already in the asked state is left as it is.
    */
   async replace(
@@ -83,7 +91,7 @@ export class PublicationsService {
       for (const wish of wishes) {
         const row = stored.get(wish.portal);
         if (wish.enabled) {
-          if (row?.enabled && (row.status === 'pending' || row.status === 'published')) continue;
+          if (row?.enabled && ON_OR_GOING_ON.has(row.status)) continue;
           await em.execute(
             `insert into listing_publications
                (listing_id, portal, organization_id, enabled, status, attempts, last_error, next_attempt_at, updated_at)

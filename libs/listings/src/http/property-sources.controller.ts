@@ -36,7 +36,8 @@ export class PropertySourcesController {
     summary: 'List property sources',
     description:
       'Every source the agency can browse: `internal` (its own listings), the three feeds (`connected` ' +
-      'once an admin connected them) and the portals with their countries.',
+      'once an admin connected them) and the portals with their countries. `simulated` marks sample data ' +
+      '(`demoportal`): made-up listings, and publications to it send nothing.',
   })
   @ListingRoute('sources:read')
   @ApiOkResponse({ type: PropertySourceListView })
@@ -53,7 +54,8 @@ export class PropertySourcesController {
       '`internal` and feeds are searched in the agency’s listings and never count. A portal search is ' +
       'served from a cache shared by every agency for 15 minutes (`cached` true, free), else it costs one ' +
       `upstream call of the agency's daily allowance (${PORTAL_DAILY_ALLOWANCE} a UTC day), reserved before ` +
-      'the call. Rows of a portal carry `ref {source, id, country}`.',
+      'the call. Rows of a portal carry `ref {source, id, country}`. A `simulated` source (`demoportal`) ' +
+      'answers made-up sample listings (`simulated` true on the page).',
   })
   @ListingRoute('sources:read')
   @SourceParam()
@@ -78,7 +80,8 @@ export class PropertySourcesController {
     description:
       'The listing by its `ref`: for `internal` and feeds the listing record (another agency’s network ' +
       'listing with the network rules); for a portal its record with `ref.country`, `country` required. ' +
-      'A portal listing is cached for 60 minutes across agencies; a miss costs one call of the allowance.',
+      'A portal listing is cached for 60 minutes across agencies; a miss costs one call of the allowance. ' +
+      'A `simulated` source’s listing (`demoportal`) is made-up sample data.',
   })
   @ListingRoute('sources:read')
   @SourceParam()

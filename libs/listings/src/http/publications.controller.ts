@@ -26,7 +26,8 @@ export class ListingPublicationsController {
     description:
       'One row per portal the listing was ever enabled on (portals never enabled are not listed), by ' +
       'portal: `status` `pending` (waiting for the sender), `published` (with `externalId` and ' +
-      '`publishedAt`), `failed` (`lastError`; retried after 1, 5 and 30 minutes, given up after 5 attempts) ' +
+      '`publishedAt`), `simulated` (the same on a sample-data portal such as `demoportal`: nothing was ' +
+      'sent), `failed` (`lastError`; retried after 1, 5 and 30 minutes, given up after 5 attempts) ' +
       'or `unpublished`. Own listings only.',
   })
   @ListingRoute('properties:read')
@@ -42,7 +43,8 @@ export class ListingPublicationsController {
     summary: 'Turn portal publications on or off',
     description:
       'Each named portal on (`enabled` true: the row becomes `pending` and the sender publishes it within ' +
-      'about 30 seconds; the listing must be `ACTIVE`) or off (a published row becomes a `pending` ' +
+      'about 30 seconds, `simulated` instead of `published` on a sample-data portal; the listing must be ' +
+      '`ACTIVE`) or off (a published or simulated row becomes a `pending` ' +
       'unpublish, one never published `unpublished` at once); portals not named keep their state, a ' +
       'portal already as asked is left alone. No portal is called during the request. Answers every ' +
       'row, as the GET. Publications are undone when the listing is withdrawn, sold, rented, expires ' +

@@ -20,6 +20,7 @@ export interface PropertySource {
   kind: SourceKind;
   connected: boolean;
   countries: PortalCountry[];
+  simulated: boolean;
 }
 
 export class PropertySourceView implements PropertySource {
@@ -40,6 +41,13 @@ export class PropertySourceView implements PropertySource {
     description: 'A portal’s countries (`country` of its search and listings); empty for the others.',
   })
   countries: PortalCountry[];
+  @ApiProperty({
+    description:
+      'true: sample data, not a real portal (`demoportal`): its listings are made up, a search or read ' +
+      'of it reaches no one, and a publication to it sends nothing (its status ends `simulated`, never ' +
+      '`published`). false for `internal`, the feeds and real portals.',
+  })
+  simulated: boolean;
 }
 
 export class PropertySourceListView {
@@ -61,6 +69,7 @@ export interface SourceSearchPage {
   total: number;
   hasMore: boolean;
   cached: boolean;
+  simulated: boolean;
   allowance: AllowanceState;
 }
 
@@ -79,6 +88,12 @@ export class SourceSearchPageView implements SourceSearchPage {
       'A portal answer served from the shared cache (free); false for a fresh upstream call and for `internal` and feeds.',
   })
   cached: boolean;
+  @ApiProperty({
+    description:
+      'true: the source is sample data (`demoportal`, `simulated` in `GET /property-sources`): the rows ' +
+      'are made-up homes, not offers anyone can buy or rent.',
+  })
+  simulated: boolean;
   @ApiProperty({ type: AllowanceView, description: 'The agency’s daily portal allowance after this call.' })
   allowance: AllowanceView;
 }

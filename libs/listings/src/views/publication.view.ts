@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-export const PUBLICATION_STATUSES = ['pending', 'published', 'failed', 'unpublished'] as const;
+export const PUBLICATION_STATUSES = ['pending', 'published', 'simulated', 'failed', 'unpublished'] as const;
 export type PublicationStatus = (typeof PUBLICATION_STATUSES)[number];
 
 /** A listing on one portal (INTERFACES.md "Listings", `/properties/{id}/publications`). */
@@ -38,19 +38,26 @@ export class PublicationView implements PublicationJson {
     enum: PUBLICATION_STATUSES,
     description:
       '`pending`: waiting for the sender (a publish when enabled, an unpublish when not); `published`: ' +
-      'live on the portal; `failed`: the last attempt failed (`lastError`), retried after 1, 5 and 30 ' +
-      'minutes, given up after 5 attempts; `unpublished`: off the portal.',
+      'live on the portal; `simulated`: what `published` would be, on a portal that is sample data ' +
+      '(`simulated` in `GET /property-sources`, `demoportal`): nothing was sent and no one sees it; ' +
+      '`failed`: the last attempt failed (`lastError`), retried after 1, 5 and 30 minutes, given up ' +
+      'after 5 attempts; `unpublished`: off the portal.',
   })
   status: PublicationStatus;
 
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'The listing’s id on the portal once published.',
+    description: 'The listing’s id on the portal once published (made up by a `simulated` portal).',
   })
   externalId: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the portal took it.' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the portal took it (for `simulated`: when the sender went through the motions).',
+  })
   publishedAt: string | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'Why the last attempt failed, in short.' })

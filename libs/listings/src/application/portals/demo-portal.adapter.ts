@@ -14,13 +14,14 @@ import { searchDemoListings } from './demo-portal.search';
 /**
  * `demoportal`: the built-in portal, backed by ~600 bundled deterministic sample listings in
  * Spain, Italy and Portugal (200 each, `demo-portal.data.ts`), searched in memory with the
- * `/properties/search` semantics (`demo-portal.search.ts`). Publishing answers a stable external
- * id derived from the listing.
+ * `/properties/search` semantics (`demo-portal.search.ts`). Publishing sends nothing anywhere and
+ * answers a stable made-up id derived from the listing: `simulated`.
  */
 @Injectable()
 export class DemoPortalAdapter extends PortalAdapter {
   readonly name = 'demoportal';
   readonly countries: readonly PortalCountry[] = PORTAL_COUNTRIES;
+  readonly simulated: boolean = true;
 
   search(request: PortalSearchRequest): Promise<PortalSearchResult> {
     return Promise.resolve(searchDemoListings(demoListings(request.country), request));
