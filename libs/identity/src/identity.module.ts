@@ -3,11 +3,12 @@ import { Module } from '@nestjs/common';
 import { ApiKeyAuthenticator, IntegrationKeyAuthenticator, SessionAuthenticator } from '@app/platform';
 import { AgentRoster } from './application/agent-roster';
 import { DbApiKeyAuthenticator } from './application/api-key-authenticator';
-import { ApiKeyCache } from './application/api-key-cache';
 import { ApiKeyMaintenanceService } from './application/api-key-maintenance.service';
 import { ApiKeysService } from './application/api-keys.service';
 import { DbIntegrationKeyAuthenticator } from './application/integration-key-authenticator';
 import { IntegrationKeysService } from './application/integration-keys.service';
+import { KeyChangeChannel } from './application/key-change-channel';
+import { KeyDoor } from './application/key-door';
 import { KeyUsageRecorder } from './application/key-usage.recorder';
 import { PeopleDirectory } from './application/people-directory';
 import { PeopleQueries } from './application/people.queries';
@@ -72,7 +73,8 @@ const IDENTITY_ENTITIES = [
     PasswordHasher,
     ApiKeysService,
     ApiKeyMaintenanceService,
-    ApiKeyCache,
+    KeyChangeChannel,
+    KeyDoor,
     KeyUsageRecorder,
     PeopleQueries,
     PeopleDirectory,
@@ -87,6 +89,8 @@ const IDENTITY_ENTITIES = [
     SessionAuthenticator,
     ApiKeyAuthenticator,
     IntegrationKeyAuthenticator,
+    // the same door for the MCP context's keys (it plugs its kind in)
+    KeyDoor,
     // the CRM (members, teams and tags of a lead) and the demo seeder of apps/ops
     MembersService,
     TeamsService,

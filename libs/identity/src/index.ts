@@ -5,6 +5,8 @@ export { ApiKeysService } from './application/api-keys.service';
 export { IdentityCleanupService } from './application/identity-cleanup.service';
 export { IntegrationKeysService } from './application/integration-keys.service';
 export { KeyUsageRecorder } from './application/key-usage.recorder';
+// the key door, for the MCP context's keys
+export { KeyDoor, type KeyHolder, type KeyKind, type PersonKeyKind } from './application/key-door';
 export { MembersService } from './application/members.service';
 export { OrganizationsService } from './application/organizations.service';
 export { TagsService } from './application/tags.service';

@@ -1,8 +1,8 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { McpKeyAuthenticator } from '@app/platform';
+import { IdentityModule } from '@app/identity';
 import { DbMcpKeyAuthenticator } from './application/mcp-key-authenticator';
-import { McpKeyCache } from './application/mcp-key-cache';
 import { McpKeysService } from './application/mcp-keys.service';
 import { McpServers } from './application/mcp-servers';
 import { RouteAccess } from './application/route-access';
@@ -20,11 +20,11 @@ import { McpController } from './http/mcp.controller';
  * API app imports it; no context imports mcp.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature([McpKey])],
+  // identity's key door opens MCP keys too
+  imports: [MikroOrmModule.forFeature([McpKey]), IdentityModule],
   controllers: [McpController, McpKeysController],
   providers: [
     McpKeysService,
-    McpKeyCache,
     { provide: McpKeyAuthenticator, useClass: DbMcpKeyAuthenticator },
     RouteAccess,
     ToolRateLimit,

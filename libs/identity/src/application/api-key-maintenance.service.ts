@@ -2,7 +2,7 @@ import { CreateRequestContext, MikroORM } from '@mikro-orm/core';
 import { Injectable } from '@nestjs/common';
 import { Clock, isUuid, JobName, MINUTE, notFound, Periodic } from '@app/platform';
 import { ApiKeyRepository } from '../domain/api-key.repository';
-import { ApiKeyCache } from './api-key-cache';
+import { KeyDoor } from './key-door';
 
 /** Key work that is not the dashboard's: operators' limits, and keys whose owner left. */
 @Injectable()
@@ -11,7 +11,7 @@ export class ApiKeyMaintenanceService {
     // CreateRequestContext finds the ORM here
     private readonly orm: MikroORM,
     private readonly keys: ApiKeyRepository,
-    private readonly cache: ApiKeyCache,
+    private readonly door: KeyDoor,
     private readonly clock: Clock,
   ) {}
 
@@ -22,18 +22,17 @@ export class ApiKeyMaintenanceService {
     if (!key) throw notFound('API key');
     key.setRateLimit(perMinute, this.clock.now());
     await this.orm.em.flush();
-    this.cache.invalidateKey(key.id);
+    await this.door.keyChanged(key.id);
     return { id: key.id, rateLimitPerMinute: key.rateLimitPerMinute };
   }
 
   /**
    * Spec rule 6: an owner who leaves the agency stops their keys, for good (they stay dead if the
-   * person is invited back). Runs in the caller's transaction when there is one; the number marked.
+   * person is invited back). Runs in the caller's transaction when there is one, and the caller
+   * tells the key door once it commits; the number marked.
    */
   async ownerLeft(organizationId: string, ownerId: string, now: Date): Promise<number> {
-    const marked = await this.keys.markOwnerLeft(organizationId, ownerId, now);
-    marked.forEach((keyId) => this.cache.invalidateKey(keyId));
-    return marked.length;
+    return (await this.keys.markOwnerLeft(organizationId, ownerId, now)).length;
   }
 
   /** Catches owners who left without the members route (`ownerState` left); the door refuses them already. */
@@ -43,6 +42,7 @@ export class ApiKeyMaintenanceService {
     let marked = 0;
     for (const { organizationId, ownerId } of await this.keys.departedOwnersAcrossAgencies()) {
       marked += await this.ownerLeft(organizationId, ownerId, now);
+      await this.door.ownerChanged(ownerId); // their MCP keys too
     }
     return { marked };
   }

@@ -13,7 +13,7 @@ import {
   rotatedApiKey,
   RotatedApiKeyJson,
 } from '../views/api-key.view';
-import { ApiKeyCache } from './api-key-cache';
+import { KeyDoor } from './key-door';
 
 export const ACTIVE_KEYS_PER_PERSON = 10;
 export const ACTIVE_KEYS_PER_ORGANIZATION = 50;
@@ -25,7 +25,7 @@ export class ApiKeysService {
     private readonly em: EntityManager,
     private readonly keys: ApiKeyRepository,
     private readonly memberships: MembershipRepository,
-    private readonly cache: ApiKeyCache,
+    private readonly door: KeyDoor,
     private readonly clock: Clock,
   ) {}
 
@@ -66,7 +66,7 @@ export class ApiKeysService {
     const key = await this.findManageable(actor, keyId);
     key.change(actor, input, now);
     await this.em.flush();
-    this.cache.invalidateKey(key.id); // a narrowed key loses the scope on its next call
+    await this.door.keyChanged(key.id); // a narrowed key loses the scope on its next call, on every process
     return apiKeyRow(actor, key, now, await this.ownersStillIn(actor.organizationId, [key]));
   }
 
@@ -75,7 +75,7 @@ export class ApiKeysService {
     const key = await this.findManageable(actor, keyId);
     const successor = key.rotate(actor.userId, now);
     await this.em.persist(successor).flush();
-    this.cache.invalidateKey(key.id);
+    await this.door.keyChanged(key.id); // the cached entry is read again, with its grace end
     return rotatedApiKey(key, successor);
   }
 
@@ -83,7 +83,7 @@ export class ApiKeysService {
     const key = await this.findManageable(actor, keyId);
     key.revoke(this.clock.now());
     await this.em.flush();
-    this.cache.invalidateKey(key.id);
+    await this.door.keyChanged(key.id);
     return { success: true };
   }
 

@@ -9,7 +9,7 @@ import {
   integrationKeyRow,
   IntegrationKeyListJson,
 } from '../views/integration-key.view';
-import { ApiKeyCache } from './api-key-cache';
+import { KeyDoor } from './key-door';
 
 export const ACTIVE_INTEGRATION_KEYS_PER_ORGANIZATION = 20;
 
@@ -19,7 +19,7 @@ export class IntegrationKeysService {
   constructor(
     private readonly em: EntityManager,
     private readonly keys: IntegrationKeyRepository,
-    private readonly cache: ApiKeyCache,
+    private readonly door: KeyDoor,
     private readonly clock: Clock,
   ) {}
 
@@ -52,13 +52,13 @@ export class IntegrationKeysService {
     return { data: keys.map(integrationKeyRow), hasMore: false };
   }
 
-  /** Refused at the door at once: the cache entry goes here and, with Redis, in every process. */
+  /** Refused at the door at once: the door forgets the key here and, with Redis, in every process. */
   async revoke(actor: Principal, keyId: string): Promise<{ success: true }> {
     const key = await this.keys.findInOrg(actor.organizationId, { id: keyId });
     if (!key) throw notFound('Integration key');
     key.revoke(this.clock.now());
     await this.em.flush();
-    this.cache.invalidateKey(key.id);
+    await this.door.keyChanged(key.id);
     return { success: true };
   }
 }

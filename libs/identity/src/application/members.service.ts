@@ -20,8 +20,8 @@ import { SessionRepository } from '../domain/session.repository';
 import { UserRepository } from '../domain/user.repository';
 import { invitationView, InvitationJson } from '../views/invitation.view';
 import { memberView, MemberJson } from '../views/member.view';
-import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyMaintenanceService } from './api-key-maintenance.service';
+import { KeyDoor } from './key-door';
 import { TeamsService } from './teams.service';
 
 export const MEMBERS_CAP = 100;
@@ -38,7 +38,7 @@ export class MembersService {
     private readonly teams: TeamsService,
     private readonly keyMaintenance: ApiKeyMaintenanceService,
     private readonly clock: Clock,
-    private readonly keyCache: ApiKeyCache,
+    private readonly door: KeyDoor,
     private readonly agents: AgentRepository,
   ) {}
 
@@ -84,7 +84,7 @@ export class MembersService {
     return invitationView(invitation, token);
   }
 
-  /** Applies to the person's sessions and keys on their next call (INTERFACES.md). */
+  /** Applies to the person's sessions and keys of every kind on their next call (INTERFACES.md). */
   async changeRole(actor: Principal, userId: string, role: Role): Promise<MemberJson> {
     const membership = await this.em.transactional(async () => {
       const found = await this.findMembershipLocked(actor, userId);
@@ -92,7 +92,7 @@ export class MembersService {
       found.changeRole(role, this.clock.now());
       return found;
     });
-    this.keyCache.invalidateOwner(userId);
+    await this.door.ownerChanged(userId);
     return memberView(await this.users.getById(userId), membership);
   }
 
@@ -111,7 +111,7 @@ export class MembersService {
       await this.keyMaintenance.ownerLeft(actor.organizationId, userId, now);
       (await this.agents.findOfMember(actor.organizationId, userId))?.memberLeft(now);
     });
-    this.keyCache.invalidateOwner(userId); // spec rule 6: their keys stop
+    await this.door.ownerChanged(userId); // spec rule 6: their keys of every kind stop
   }
 
   /**

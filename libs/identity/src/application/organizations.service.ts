@@ -9,7 +9,7 @@ import {
   organizationState,
   OrganizationState,
 } from '../views/organization.view';
-import { ApiKeyCache } from './api-key-cache';
+import { KeyDoor } from './key-door';
 
 /** Operator switches: plan on/off, organization enabled/disabled. */
 @Injectable()
@@ -18,14 +18,14 @@ export class OrganizationsService {
     private readonly em: EntityManager,
     private readonly organizations: OrganizationRepository,
     private readonly clock: Clock,
-    private readonly keyCache: ApiKeyCache,
+    private readonly door: KeyDoor,
   ) {}
 
   async setPlan(organizationId: string, active: boolean): Promise<OrganizationState> {
     const org = await this.existing(organizationId);
     org.setPlan(active, this.clock.now());
     await this.em.flush();
-    this.keyCache.invalidateOrganization(org.id);
+    await this.door.organizationChanged(org.id);
     return organizationState(org);
   }
 
@@ -33,19 +33,19 @@ export class OrganizationsService {
     const org = await this.existing(organizationId);
     org.setDisabled(disabled, this.clock.now());
     await this.em.flush();
-    this.keyCache.invalidateOrganization(org.id);
+    await this.door.organizationChanged(org.id);
     return organizationState(org);
   }
 
   /**
    * `npm run ops -- search-rate`: the organization's figure for the shared `search` limit (null:
-   * back to the default). The key door's cached principals drop it at once, as for a plan switch.
+   * back to the default). The key door drops the agency's keys at once, as for a plan switch.
    */
   async setSearchRate(organizationId: string, perMinute: number | null): Promise<OrganizationSearchRate> {
     const org = await this.existing(organizationId);
     org.setSearchRate(perMinute, this.clock.now());
     await this.em.flush();
-    this.keyCache.invalidateOrganization(org.id);
+    await this.door.organizationChanged(org.id);
     return organizationSearchRate(org);
   }
 

@@ -12,6 +12,7 @@ import {
   type Scope,
 } from '@app/platform/core';
 import { parseAllowedOrigin } from './allowed-origin';
+import { stoppedAt } from './key-door.rules';
 
 /**
  * The rules for API keys, in one place: the `ApiKey` entity and the `/v1` door (on its cached
@@ -59,16 +60,8 @@ export function keyStatusAt(key: KeyLife, now: Date): ApiKeyStatus {
   return 'active';
 }
 
-/**
- * Why the secret opens nothing any more, in the order that decides which refusal wins, or null
- * while it works (active, or rotated and inside its 24-hour grace).
- */
-export function stoppedAt(key: KeyLife, now: Date): 'revoked' | 'expired' | 'rotated' | null {
-  if (key.revokedAt) return 'revoked';
-  if (key.expiresAt && key.expiresAt <= now) return 'expired';
-  if (key.rotatedToId && !(key.graceUntil && key.graceUntil > now)) return 'rotated';
-  return null;
-}
+/** A key's life is judged by the key door's rule, the same for every kind of key. */
+export { stoppedAt };
 
 export const acceptsCallsAt = (key: KeyLife, now: Date): boolean => stoppedAt(key, now) === null;
 

@@ -1,7 +1,7 @@
 import { eventActorOf, ManualClock, type ApiKeyPrincipal } from '@app/platform';
+import { KeyDoor } from '@app/identity';
 import type { McpKeyFacts, McpKeyRepository } from '../domain/mcp-key.repository';
 import { DbMcpKeyAuthenticator } from './mcp-key-authenticator';
-import { McpKeyCache } from './mcp-key-cache';
 
 const SECRET = `svc_mcp_${'A1'.repeat(16)}`;
 
@@ -26,11 +26,14 @@ function door(row: McpKeyFacts | null) {
   const repository = {
     doorFactsBySecretHash: async (hash: string) => {
       reads.push(hash);
-      return row;
+      return row && { ...row };
     },
     touch: async () => undefined,
   } as unknown as McpKeyRepository;
-  return { clock, reads, door: new DbMcpKeyAuthenticator(repository, new McpKeyCache(clock), clock) };
+  // one process, no Redis: every change is heard
+  const channel = { listening: true, listen: () => undefined, publish: async () => undefined };
+  const keyDoor = new KeyDoor(channel as unknown as ConstructorParameters<typeof KeyDoor>[0], clock);
+  return { clock, reads, keyDoor, door: new DbMcpKeyAuthenticator(keyDoor, repository, clock) };
 }
 
 describe('the MCP key door', () => {
@@ -59,6 +62,17 @@ describe('the MCP key door', () => {
     ['agency disabled', SECRET, facts({ organizationDisabled: true }), 'ORG_DISABLED'],
   ])('refuses a key %s', async (_case, secret, row, code) => {
     await expect(door(row).door.authenticate(secret)).rejects.toMatchObject({ code });
+  });
+
+  it("drops a cached key the moment its owner's role changes (identity tells the door)", async () => {
+    const row = facts({ ownerRole: 'admin' });
+    const { door: d, keyDoor, reads } = door(row);
+    expect((await d.authenticate(SECRET)).role).toBe('admin');
+    row.ownerRole = 'member';
+    expect((await d.authenticate(SECRET)).role).toBe('admin'); // cached, nothing told yet
+    await keyDoor.ownerChanged('user-1');
+    expect((await d.authenticate(SECRET)).role).toBe('member');
+    expect(reads).toHaveLength(2);
   });
 
   it('reads the owner again after 5 seconds (the cache), so a role change or departure shows within seconds', async () => {

@@ -10,10 +10,10 @@ import {
   OffsetQuery,
   Principal,
 } from '@app/platform';
+import { KeyDoor } from '@app/identity';
 import { ACTIVE_MCP_KEYS_PER_PERSON, McpKey, NewMcpKey } from '../domain/mcp-key.entity';
 import { McpKeyRepository } from '../domain/mcp-key.repository';
 import { createdMcpKeyJson, CreatedMcpKeyJson, mcpKeyJson, McpKeyJson } from '../views/mcp-key.view';
-import { McpKeyCache } from './mcp-key-cache';
 
 /** MCP key management on session routes: create, list, revoke (INTERFACES.md "Webhooks and MCP"). */
 @Injectable()
@@ -21,7 +21,7 @@ export class McpKeysService {
   constructor(
     private readonly em: EntityManager,
     private readonly keys: McpKeyRepository,
-    private readonly cache: McpKeyCache,
+    private readonly door: KeyDoor,
     private readonly clock: Clock,
   ) {}
 
@@ -55,14 +55,14 @@ export class McpKeysService {
     );
   }
 
-  /** Owner or admin (a member on a colleague's key: 403; another agency's: 404); 401 at once after. */
+  /** Owner or admin (a member on a colleague's key: 403; another agency's: 404); 401 at once after, on every process. */
   async revoke(actor: Principal, keyId: string): Promise<{ success: true }> {
     const key = await this.keys.findInOrg(actor.organizationId, { id: keyId });
     if (!key) throw notFound('MCP key');
     key.assertManageableBy(actor);
     key.revoke(this.clock.now());
     await this.em.flush();
-    this.cache.forgetKey(key.id);
+    await this.door.keyChanged(key.id);
     return { success: true };
   }
 }
