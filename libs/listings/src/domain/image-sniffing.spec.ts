@@ -1,4 +1,4 @@
-import { checkImage, isRefusal, sniffImageType } from './image-sniffing';
+import { checkImage, isRefusal, photoSidesRefusal, sniffImageType } from './image-sniffing';
 
 const png = (width: number, height: number) => {
   const bytes = Buffer.alloc(33 + 16);
@@ -65,7 +65,7 @@ describe('image sniffing', () => {
 
   it('takes sides of 200 to 12,000 pixels, and no others', () => {
     expect(isRefusal(checkImage(png(200, 200)))).toBe(false);
-    expect(isRefusal(checkImage(png(12_000, 12_000)))).toBe(false);
+    expect(isRefusal(checkImage(png(12_000, 5_000)))).toBe(false);
     for (const [width, height] of [
       [199, 500],
       [500, 199],
@@ -76,6 +76,21 @@ describe('image sniffing', () => {
       const checked = checkImage(png(width, height));
       expect(checked).toEqual({ kind: 'size', message: expect.stringContaining(`${width}x${height}`) });
     }
+  });
+
+  it('takes at most 64 megapixels in all, whatever the sides', () => {
+    expect(isRefusal(checkImage(png(8_000, 8_000)))).toBe(false);
+    for (const [width, height] of [
+      [8_001, 8_000],
+      [12_000, 12_000],
+    ]) {
+      expect(checkImage(png(width, height))).toEqual({
+        kind: 'size',
+        message: `an image may have at most 64 megapixels (this image is ${width}x${height})`,
+      });
+    }
+    expect(photoSidesRefusal(8_000, 8_000)).toBeNull();
+    expect(photoSidesRefusal(30_000, 30_000)).toContain('each side must be 200 to 12,000 pixels');
   });
 
   it('a right signature on bytes image-size cannot read → a size refusal, not a throw', () => {
