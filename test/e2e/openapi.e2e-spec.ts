@@ -17,6 +17,7 @@ const PUBLIC = [
   'GET /d/{token}',
   'GET /b/{slug}',
   'GET /media/{id}.{ext}',
+  'GET /media/{id}/{file}',
 ];
 
 type Schema = SchemaObject | ReferenceObject;
