@@ -148,4 +148,13 @@ describe('Redis that does not answer', () => {
     const metrics = await t.http.get('/metrics').expect(200);
     expect(metrics.text).toMatch(/^rate_limit_store_fallbacks_total [1-9]/m);
   });
+
+  it('keeps no key in the door while it cannot hear the other processes: a revoke made elsewhere is refused at the next call', async () => {
+    const admin = await t.seed.organization();
+    const key = await t.seed.apiKey(admin, ['crm:read']);
+    await asKey(t.http.get('/v1/me'), key.key).expect(200);
+    // what another process's revoke leaves behind; its message never reaches this one
+    await sql(t, 'update api_keys set revoked_at = now() where id = ?', [key.id]);
+    expect((await asKey(t.http.get('/v1/me'), key.key)).status).toBe(401);
+  });
 });
