@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import Redis from 'ioredis';
 import { runOps } from '../../apps/ops/src/ops-cli';
 import {
   asKey,
@@ -187,6 +188,22 @@ describe('one door for the three kinds of key', () => {
         expectError(await tool(t, s.mcpKey.key, 'get_me'), 403, 'ORG_DISABLED');
         expectError(await integrationMe(t), 403, 'ORG_DISABLED');
       }
+    });
+
+    it('a message on the channel that cannot be read empties the cache (it may stand for any change)', async () => {
+      const s = await staff();
+      await asKey(two.http.get('/v1/me'), s.apiKey.key).expect(200);
+      await sql(one, 'update api_keys set revoked_at = now() where id = ?', [s.apiKey.id]);
+      const redis = new Redis(REDIS_URL);
+      try {
+        for (const message of ['not json', '{"kind":"everything","id":1}']) {
+          await redis.publish('api-key-cache:invalidate', message);
+        }
+        await redis.ping(); // a round trip after the publishes: process two has read them by now
+      } finally {
+        redis.disconnect();
+      }
+      expectUnauthenticated(await asKey(two.http.get('/v1/me'), s.apiKey.key));
     });
 
     it("a rotated key's grace end and an MCP key's expiry are read from the cached entry: refused the moment they pass", async () => {
