@@ -15,8 +15,9 @@ export interface CallContext {
 }
 
 /**
- * Ports the platform's access guard calls; the identity context provides them. Each throws a
- * DomainError (401 UNAUTHENTICATED, 403 for the key rules, 503 AUTH_UNAVAILABLE) when it refuses.
+ * Ports the platform's access guard calls; the identity context provides them (the three kinds of
+ * key through its one key door, docs/security/key-door.md). Each throws a DomainError (401
+ * UNAUTHENTICATED, 403 for the key rules, 503 AUTH_UNAVAILABLE) when it refuses.
  */
 export abstract class SessionAuthenticator {
   abstract authenticate(token: string): Promise<SessionPrincipal>;
@@ -27,8 +28,8 @@ export abstract class ApiKeyAuthenticator {
 }
 
 /**
- * The `POST /mcp` door (issue 19): an MCP key (`svc_mcp_…`) acting as its person, role read on
- * every call (401 when unknown, revoked or expired; 403 when the owner left or the agency is disabled).
+ * The `POST /mcp` door: an MCP key (`svc_mcp_…`) acting as its person, role read on every call
+ * (401 when unknown, revoked or expired; 403 when the owner left or the agency is disabled).
  */
 export abstract class McpKeyAuthenticator {
   abstract authenticate(secret: string): Promise<ApiKeyPrincipal>;
