@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import exifr from 'exifr';
 import sharp from 'sharp';
+import { EntityManager } from '@mikro-orm/postgresql';
+import { MediaCleaner } from '@app/listings';
 import { BlobStorage } from '@app/platform';
 import {
   Agency,
@@ -8,6 +10,7 @@ import {
   api,
   asSession,
   count,
+  sql,
   createListing,
   expectNotFound,
   expectValidation,
@@ -206,5 +209,28 @@ describe('Uploaded images: kept clean', () => {
       'bomb.png',
     );
     expectValidation(bomb, 'file');
+  });
+
+  it('media:clean re-encodes a photo stored before the cleaning and deletes the stored upload', async () => {
+    const bytes = await photoBytes('jpeg', 1200, 900, { exif: GPS_EXIF });
+    const blobs = t.get(BlobStorage);
+    await blobs.put(`media-${sha(bytes)}`, bytes);
+    const [row] = await sql<{ id: string }>(
+      t,
+      `insert into media (id, organization_id, sha256, mime_type, extension, size_bytes, width, height, created_by, created_at)
+       values (gen_random_uuid(), ?, ?, 'image/jpeg', 'jpg', ?, 1200, 900, ?, now()) returning id`,
+      [a.admin.organizationId, sha(bytes), bytes.length, a.admin.userId],
+    );
+    // before: the upload as it was sent, GPS and all
+    expect(await exifr.gps(await getBytes(`http://x/media/${row.id}.jpg`))).toBeDefined();
+    const cleaner = new MediaCleaner(t.get(EntityManager), blobs);
+    expect(await cleaner.clean()).toEqual({ cleaned: 1, rows: 1, skipped: 0 });
+    expect(await blobs.has(`media-${sha(bytes)}`)).toBe(false);
+    await expectClean(await getBytes(`http://x/media/${row.id}.jpg`));
+    for (const width of [320, 1024, 1200]) {
+      for (const ext of ['webp', 'jpg'])
+        await expectClean(await getBytes(`http://x/media/${row.id}/${width}.${ext}`));
+    }
+    expect(await cleaner.clean()).toEqual({ cleaned: 0, rows: 0, skipped: 0 });
   });
 });

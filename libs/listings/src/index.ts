@@ -8,6 +8,8 @@ export { ListingsModule, LISTING_ENTITIES } from './listings.module';
 export { ListingJobsModule } from './listing-jobs.module';
 export { ListingExpiry } from './application/listing-expiry';
 export { FeedJobsModule } from './feed-jobs.module';
+export { MediaCleanupModule } from './media-cleanup.module';
+export { MediaCleaner, type MediaCleanJson } from './application/media-cleaner';
 export type { ListingRef, ListingSummary } from './views/listing-summary';
 export {
   ListingSources,

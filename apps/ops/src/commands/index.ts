@@ -1,5 +1,6 @@
 import { factsRebuildCommand } from './facts-rebuild.command';
 import { keyRateCommand } from './key-rate.command';
+import { mediaCleanCommand } from './media-clean.command';
 import { migrateCommand } from './migrate.command';
 import { OpsCommand } from './ops-command';
 import { orgCommand } from './org.command';
@@ -22,4 +23,5 @@ export const OPS_COMMANDS: OpsCommand[] = [
   searchReindexCommand,
   searchRateCommand,
   searchRecentIndexesCommand,
+  mediaCleanCommand,
 ];

@@ -11,6 +11,7 @@ import {
   notFound,
   type Principal,
   processImage,
+  type ProcessedImage,
   readImageHeader,
   UnreadableImageError,
   validationFailed,
@@ -24,11 +25,11 @@ import {
   MEDIA_TYPES,
   mediaBlobKey,
   mediaFileKey,
-  type MediaFile,
   type MediaFiles,
   type MediaMimeType,
 } from '../domain/media.entity';
 import type { MediaJson } from '../views/media.view';
+import { storeMediaFiles } from './media-files';
 import { mediaView } from '../views/media.view';
 
 /** INTERFACES.md "Listings": 1-20 files per upload, each ≤ 15 MB, all ≤ 100 MB; ≤ 100 images a listing. */
@@ -202,29 +203,14 @@ export class MediaService {
 
   /** Re-encodes one upload and stores its files; the upload's own bytes are not kept. */
   private async store(file: Checked, header: ImageHeader): Promise<MediaFiles> {
-    let processed: Awaited<ReturnType<typeof processImage>>;
+    let processed: ProcessedImage;
     try {
       processed = await processImage(file.bytes, header);
     } catch (err) {
       if (!(err instanceof UnreadableImageError)) throw err;
       throw validationFailed([{ path: `files[${file.index}]`, message: err.message }]);
     }
-    const described = (one: (typeof processed)['full']): MediaFile => ({
-      width: one.width,
-      height: one.height,
-      mimeType: one.mimeType,
-      sizeBytes: one.bytes.length,
-      sha256: one.sha256,
-    });
-    const files: MediaFiles = {
-      full: described(processed.full),
-      variants: processed.variants.map(described),
-    };
-    await this.blobs.put(mediaFileKey(file.sha256, files.full, true), processed.full.bytes);
-    for (const [i, variant] of processed.variants.entries()) {
-      await this.blobs.put(mediaFileKey(file.sha256, files.variants[i], false), variant.bytes);
-    }
-    return files;
+    return storeMediaFiles(this.blobs, file.sha256, processed);
   }
 
   /** Type by magic bytes first (MEDIA_TYPE_NOT_ALLOWED), then each image's sides (VALIDATION_FAILED). */

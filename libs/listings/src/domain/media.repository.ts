@@ -1,5 +1,5 @@
 import { TenantRepository } from '@app/platform/core';
-import type { Media } from './media.entity';
+import type { Media, MediaFiles } from './media.entity';
 
 /** The agency's photos; `findServed` is the one lookup by id alone (the public URL). */
 export class MediaRepository extends TenantRepository<Media> {
@@ -23,5 +23,21 @@ export class MediaRepository extends TenantRepository<Media> {
    */
   findServed(id: string): Promise<Media | null> {
     return this.findOne({ id });
+  }
+
+  /**
+   * Up to `limit` rows stored before the cleaning (`files` null), any agency's, by hash, leaving
+   * out `skipped` hashes (the CLI's `media:clean` walks them all).
+   */
+  findUncleaned(skipped: string[], limit: number): Promise<Media[]> {
+    return this.find(
+      { files: null, ...(skipped.length > 0 ? { sha256: { $nin: skipped } } : {}) },
+      { orderBy: { sha256: 'asc' }, limit },
+    );
+  }
+
+  /** Gives every uncleaned row of upload `sha256` (in every agency) its clean files; the count. */
+  setFiles(sha256: string, files: MediaFiles): Promise<number> {
+    return this.nativeUpdate({ sha256, files: null }, { files });
   }
 }

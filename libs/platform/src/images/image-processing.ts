@@ -159,10 +159,12 @@ function fullSize(sharp: SharpFactory, bytes: Buffer, header: ImageHeader): Prom
   const image = oriented(sharp, bytes);
   const typed =
     header.mimeType === 'image/jpeg'
-      ? image.jpeg({ quality: 90 })
+      ? // no Huffman optimisation: it holds every coefficient of the image (~190 MB at 64 MP)
+        image.jpeg({ quality: 90, optimiseCoding: false })
       : header.mimeType === 'image/png'
         ? image.png({ compressionLevel: 6 })
-        : image.webp({ quality: 90 });
+        : // effort 2: a 64-MP WebP in about 9 s instead of 32 s (effort 4), 3 % larger
+          image.webp({ quality: 90, effort: 2 });
   return encoded(typed, header.mimeType);
 }
 
