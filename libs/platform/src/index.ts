@@ -50,6 +50,18 @@ export { REDIS_COMMAND_TIMEOUT_MS } from './http/rate-limit/rate-limit.store';
 export { SharedRateLimit, SHARED_LIMITS, type SharedLimitName } from './http/rate-limit/shared-rate-limit';
 export { PublicPageRateLimit, PUBLIC_PAGE_LIMIT } from './http/rate-limit/public-page-rate-limit';
 export {
+  PublicRouteRateLimit,
+  type CallWindow,
+  type PublicRouteLimit,
+} from './http/rate-limit/public-route-rate-limit';
+export {
+  AttemptLimits,
+  rateLimited,
+  type AttemptWindow,
+  type TakenAttempt,
+} from './http/rate-limit/attempt-limits';
+export { ClientOrigin, limitedAddressOf } from './http/rate-limit/client-origin';
+export {
   escapeHtml,
   htmlPage,
   HTML_CONTENT_TYPE,

@@ -12,10 +12,11 @@ import type { Request, Response } from 'express';
 import { AuthedRequest } from '../../auth/access.decorators';
 import { GrantRefusalListener } from '../../auth/grant.guard';
 import { ApiKeyPrincipal, Principal } from '../../auth/principal';
-import { DomainError } from '../../errors/domain-error';
 import { Metrics } from '../../metrics/metrics';
 import { RateLimitStore, WindowHit, WindowRecord } from './rate-limit.store';
 import { clientIpOf, PUBLIC_PAGE_LIMITED } from './public-page-rate-limit';
+import { PUBLIC_ROUTE_LIMIT } from './public-route-rate-limit';
+import { rateLimited } from './attempt-limits';
 
 interface CallWindow extends WindowHit {
   throttler: ThrottlerOptions;
@@ -33,7 +34,8 @@ const limitedKeyOf = (req: AuthedRequest): string | null => {
 /**
  * The last step of the pipeline: the throttler, per API key and route template (`GET /v1/leads/:id`),
  * and per integration key across its routes; public pages (`@PublicPageRateLimit()`) per client IP;
- * other session and public routes are not limited. Every named throttler of the call
+ * `@PublicRouteRateLimit` routes per client address and body field; other session and public
+ * routes are not limited. Every named throttler of the call
  * (short, medium, long, and a shared limit on routes that name one) is counted in one store round
  * trip; every window is spent even when one refuses, as fixed windows do. Sets
  * `X-RateLimit-Limit-<name>` and `X-RateLimit-Remaining-<name>`; past a limit, 429 RATE_LIMITED
@@ -91,6 +93,7 @@ export class RateLimitGuard extends ThrottlerGuard implements GrantRefusalListen
 
   protected override async shouldSkip(ctx: ExecutionContext): Promise<boolean> {
     if (this.reflector.get(PUBLIC_PAGE_LIMITED, ctx.getHandler()) === true) return false;
+    if (this.reflector.get(PUBLIC_ROUTE_LIMIT, ctx.getHandler())) return false;
     return limitedKeyOf(ctx.switchToHttp().getRequest<AuthedRequest>()) === null;
   }
 
@@ -110,10 +113,7 @@ export class RateLimitGuard extends ThrottlerGuard implements GrantRefusalListen
     _ctx: ExecutionContext,
     detail: RateLimitedDetail,
   ): Promise<void> {
-    throw new DomainError('RATE_LIMITED', 'Too many requests; wait Retry-After seconds.', undefined, {
-      'Retry-After': String(detail.timeToBlockExpire),
-      'X-RateLimit-Reset': String(Math.ceil(detail.resetAtMs / 1000)),
-    });
+    throw rateLimited({ timeToExpire: detail.timeToBlockExpire, resetAtMs: detail.resetAtMs });
   }
 
   /** The named throttlers that apply to this call, resolved as the throttler resolves them. */

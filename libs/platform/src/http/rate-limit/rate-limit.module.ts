@@ -9,6 +9,8 @@ import { ApiKeyPrincipal } from '../../auth/principal';
 import { MemoryRateLimitStore, RedisRateLimitStore } from './rate-limit.store';
 import { SHARED_LIMIT, SHARED_LIMITS, SharedLimitName } from './shared-rate-limit';
 import { clientIpOf, PUBLIC_PAGE_LIMIT, PUBLIC_PAGE_LIMITED } from './public-page-rate-limit';
+import { PUBLIC_ROUTE_THROTTLERS } from './public-route-rate-limit';
+import { AttemptLimits } from './attempt-limits';
 
 /** Spec Limits: per key per endpoint, 120/min, 600/10 min, 3,000/h. */
 export const RATE_WINDOWS = [
@@ -101,14 +103,21 @@ export const RATE_LIMIT_THROTTLERS: ThrottlerOptions[] = [
   })),
   ...(Object.keys(SHARED_LIMITS) as SharedLimitName[]).flatMap(sharedThrottlers),
   publicPageThrottler,
+  ...PUBLIC_ROUTE_THROTTLERS,
 ];
 
-/** The throttler's configuration and storage: Redis with REDIS_URL, memory otherwise. */
+/**
+ * The throttler's configuration and storage: Redis with REDIS_URL, memory otherwise; `AttemptLimits`
+ * counts in the same storage, for any context (global).
+ */
 @Module({})
 export class RateLimitModule {
   static forRoot(): DynamicModule {
     return {
       module: RateLimitModule,
+      global: true,
+      providers: [AttemptLimits],
+      exports: [AttemptLimits],
       imports: [
         ThrottlerModule.forRootAsync({
           inject: [AppConfig, Clock, Metrics],

@@ -32,6 +32,11 @@ export abstract class RateLimitStore implements ThrottlerStorage {
   abstract incrementAll(hits: WindowHit[]): Promise<WindowRecord[]>;
   /** The current counts, spending nothing (for answers to refused calls). */
   abstract peekAll(hits: WindowHit[]): Promise<WindowRecord[]>;
+  /**
+   * Takes one count back from each window `incrementAll` answered `counted` for (an attempt
+   * counted before its outcome was known that turned out not to count); a window gone stays gone.
+   */
+  abstract decrementAll(hits: WindowHit[], counted: WindowRecord[]): Promise<void>;
 
   async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
     const [record] = await this.incrementAll([{ key, ttl, limit }]);
@@ -47,6 +52,11 @@ export abstract class RateLimitStore implements ThrottlerStorage {
       names: hits.map((hit, i) => `${hit.key}:${starts[i]}`),
       resetsAtMs: hits.map((hit, i) => starts[i] + hit.ttl),
     };
+  }
+
+  /** The counter names of the windows `incrementAll` answered `counted` for. */
+  protected countedNames(hits: WindowHit[], counted: WindowRecord[]): string[] {
+    return hits.map((hit, i) => `${hit.key}:${counted[i].resetAtMs - hit.ttl}`);
   }
 
   protected record(hit: WindowHit, totalHits: number, resetAtMs: number, nowMs: number): WindowRecord {
@@ -79,6 +89,13 @@ export class MemoryRateLimitStore extends RateLimitStore {
     );
   }
 
+  async decrementAll(hits: WindowHit[], counted: WindowRecord[]): Promise<void> {
+    for (const name of this.countedNames(hits, counted)) {
+      const counter = this.counters.get(name);
+      if (counter && counter.count > 0) counter.count -= 1;
+    }
+  }
+
   private sweep(nowMs: number): void {
     if (nowMs - this.sweptAt < 60_000) return;
     this.sweptAt = nowMs;
@@ -94,6 +111,12 @@ for i, key in ipairs(KEYS) do
   out[i] = count
 end
 return out`;
+
+const DECREMENT_ALL = `
+for _, key in ipairs(KEYS) do
+  if tonumber(redis.call('GET', key) or '0') > 0 then redis.call('DECR', key) end
+end
+return 0`;
 
 /** A Redis command that takes longer is given up: the door never waits on Redis for more. */
 export const REDIS_COMMAND_TIMEOUT_MS = 250;
@@ -152,6 +175,16 @@ export class RedisRateLimitStore extends RateLimitStore implements OnApplication
         return hits.map((hit, i) => this.record(hit, Number(counts[i] ?? 0), resetsAtMs[i], nowMs));
       },
       () => this.fallback.peekAll(hits),
+    );
+  }
+
+  decrementAll(hits: WindowHit[], counted: WindowRecord[]): Promise<void> {
+    return this.orInMemory(
+      async () => {
+        const names = this.countedNames(hits, counted);
+        await this.redis.eval(DECREMENT_ALL, names.length, ...names.map((name) => `rl:${name}`));
+      },
+      () => this.fallback.decrementAll(hits, counted),
     );
   }
 
