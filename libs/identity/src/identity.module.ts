@@ -17,6 +17,7 @@ import { IdentityCleanupService } from './application/identity-cleanup.service';
 import { MembersService } from './application/members.service';
 import { OrganizationsService } from './application/organizations.service';
 import { PasswordHasher } from './application/password-hasher';
+import { SignInLimits } from './application/sign-in-limits';
 import { DbSessionAuthenticator } from './application/session-authenticator';
 import { TagsService } from './application/tags.service';
 import { TeamsService } from './application/teams.service';
@@ -71,6 +72,7 @@ const IDENTITY_ENTITIES = [
     OrganizationsService,
     IdentityCleanupService,
     PasswordHasher,
+    SignInLimits,
     ApiKeysService,
     ApiKeyMaintenanceService,
     KeyChangeChannel,

@@ -1,7 +1,8 @@
 import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import {
   Clock,
+  type ClientOrigin,
   conflict,
   randomToken,
   SESSION_TOKEN_PREFIX,
@@ -22,7 +23,9 @@ import { SessionRepository } from '../domain/session.repository';
 import { User } from '../domain/user.entity';
 import { UserRepository } from '../domain/user.repository';
 import { sessionView, SessionJson, signedInView, SignedInJson } from '../views/session.view';
+import { refuseWeakPassword } from '../domain/password-strength';
 import { PasswordHasher } from './password-hasher';
+import { SignInLimits } from './sign-in-limits';
 
 export interface SignUp {
   organizationName: string;
@@ -40,10 +43,13 @@ export interface AcceptInvitation {
 }
 
 const emailTaken = () => conflict('This email is already registered.');
+const unknownInvitation = () => unauthenticated('Unknown invitation.');
 
 /** Sign-up, sign-in, sign-out and invitations accepted: everything that opens a session. */
 @Injectable()
 export class AccountsService {
+  private readonly log = new Logger('Auth');
+
   constructor(
     private readonly em: EntityManager,
     private readonly users: UserRepository,
@@ -54,11 +60,13 @@ export class AccountsService {
     private readonly passwords: PasswordHasher,
     private readonly clock: Clock,
     private readonly agents: AgentRepository,
+    private readonly signInLimits: SignInLimits,
   ) {}
 
   /** A new agency with its first admin; its plan starts active. */
   async signUp(input: SignUp): Promise<SignedInJson> {
     const now = this.clock.now();
+    refuseWeakPassword(input.password, input);
     await this.refuseTakenEmail(input.email);
     const organization = new Organization(input.organizationName, now);
     const user = new User({ ...input, passwordHash: await this.passwords.hash(input.password) }, now);
@@ -68,16 +76,34 @@ export class AccountsService {
     return this.openSession(user, organization, membership.role, now);
   }
 
-  /** The same 401, in the same time, for an unknown email and a wrong password. */
-  async signIn(email: string, password: string): Promise<SignedInJson> {
+  /**
+   * The same 401, in the same time, for an unknown email and a wrong password; failed attempts are
+   * limited (`SignInLimits`: 429 before the password is read). Each outcome is one log line with
+   * the request id, the person's id when the email is theirs and the client address; never the
+   * email or the password.
+   */
+  async signIn(email: string, password: string, origin: ClientOrigin): Promise<SignedInJson> {
+    const line = { requestId: origin.requestId, clientAddress: origin.address };
+    const attempt = await this.signInLimits.begin(email, origin.address);
+    if ('refusedBy' in attempt) {
+      this.log.warn({ ...line, limit: attempt.refusedBy }, 'sign-in refused: too many failures');
+      throw attempt.error;
+    }
     const user = await this.users.findByEmail(email, { withPassword: true });
     const valid = user
       ? await this.passwords.verify(user.passwordHash, password)
       : await this.passwords.verifyNobody(password);
     const membership = user && valid ? await this.memberships.findAnyAgencyOf(user.id) : null;
-    if (!user || !membership) throw unauthenticated('Wrong email or password.');
+    if (!user || !membership) {
+      await attempt.failed();
+      this.log.warn({ ...line, userId: user?.id ?? null }, 'sign-in failed');
+      throw unauthenticated('Wrong email or password.');
+    }
+    await attempt.succeeded();
     const organization = await this.organizations.getById(membership.organizationId);
-    return this.openSession(user, organization, membership.role, this.clock.now());
+    const signedIn = await this.openSession(user, organization, membership.role, this.clock.now());
+    this.log.log({ ...line, userId: user.id, organizationId: organization.id }, 'sign-in succeeded');
+    return signedIn;
   }
 
   async signOut(actor: SessionPrincipal): Promise<void> {
@@ -95,15 +121,20 @@ export class AccountsService {
   }
 
   /**
-   * A new person joins with the invited role; a used or expired token answers 410. The invitation
-   * row stays locked until the person exists, so two calls with one token cannot both get past it.
+   * A new person joins with the invited role; a used or expired token answers 410, a weak password
+   * 400 (read before the password is hashed). The invitation row stays locked until the person
+   * exists, so two calls with one token cannot both get past it.
    */
   async acceptInvitation(input: AcceptInvitation): Promise<SignedInJson> {
+    const open = await this.invitations.findByTokenHash(sha256(input.token));
+    if (!open) throw unknownInvitation();
+    open.refuseIfEnded(this.clock.now());
+    refuseWeakPassword(input.password, { ...input, email: open.email });
     const passwordHash = await this.passwords.hash(input.password);
     return this.em.transactional(async (em) => {
       const now = this.clock.now();
       const invitation = await this.invitations.findByTokenHashForUpdate(sha256(input.token));
-      if (!invitation) throw unauthenticated('Unknown invitation.');
+      if (!invitation) throw unknownInvitation();
       invitation.accept(now);
       const organization = await this.organizations.getById(invitation.organizationId);
       const user = await this.joiningPerson(

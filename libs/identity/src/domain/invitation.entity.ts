@@ -52,9 +52,13 @@ export class Invitation {
   }
 
   /** A used or expired invitation answers 410 (INTERFACES.md). */
-  accept(now: Date): void {
+  refuseIfEnded(now: Date): void {
     if (this.acceptedAt) throw new DomainError('GONE', 'This invitation was already used.');
     if (this.expiresAt <= now) throw new DomainError('GONE', 'This invitation has expired.');
+  }
+
+  accept(now: Date): void {
+    this.refuseIfEnded(now);
     this.acceptedAt = now;
   }
 }

@@ -8,20 +8,38 @@ import {
 } from '@nestjs/swagger';
 import {
   ApiConflictError,
+  ApiErrorResponse,
   ApiGoneError,
   ApiJsonBodyErrors,
   ApiNoBodyError,
   ApiUnauthenticatedError,
+  ClientOrigin,
   CurrentPrincipal,
+  HOUR,
   Public,
+  type PublicRouteLimit,
+  PublicRouteRateLimit,
   Session,
   SessionPrincipal,
 } from '@app/platform';
 import { AccountsService } from '../application/accounts.service';
+import { SIGN_IN_LIMITS } from '../application/sign-in-limits';
 import { AcceptInvitationDto, SignInDto, SignUpDto } from './dto/auth.dto';
 import { SessionView, SignedInView } from '../views/session.view';
 
 const EMAIL_TAKEN = 'CONFLICT: `This email is already registered.`';
+const WEAK_PASSWORD =
+  'VALIDATION_FAILED: `password is too easy to guess` at `password` (zxcvbn score under 3, the ' +
+  "person's email and names counted as known words).";
+
+/** Every call counts, whatever its answer (docs/security/sign-in-limits.md). */
+export const SIGN_UP_LIMIT: PublicRouteLimit = { name: 'sign-up', perAddress: { limit: 10, ttl: HOUR } };
+export const ACCEPT_INVITATION_LIMIT: PublicRouteLimit = {
+  name: 'accept-invitation',
+  perAddress: { limit: 30, ttl: HOUR },
+  perBodyField: { field: 'token', limit: 10, ttl: HOUR },
+};
+const windowMinutes = SIGN_IN_LIMITS.windowMs / 60_000;
 
 @ApiTags('dashboard: sign-in')
 @Controller('auth')
@@ -32,8 +50,9 @@ export class AuthController {
   @Post('sign-up')
   @ApiOperation({ summary: 'Sign up: create an agency and its first admin' })
   @Public()
+  @PublicRouteRateLimit(SIGN_UP_LIMIT)
   @ApiCreatedResponse({ type: SignedInView, description: 'The new agency, its admin and their session.' })
-  @ApiJsonBodyErrors()
+  @ApiJsonBodyErrors(WEAK_PASSWORD)
   @ApiConflictError(EMAIL_TAKEN)
   signUp(@Body() body: SignUpDto) {
     return this.accounts.signUp(body);
@@ -48,8 +67,16 @@ export class AuthController {
   @ApiUnauthenticatedError(
     'UNAUTHENTICATED: `Wrong email or password.` (the same answer, in the same time, for both)',
   )
-  signIn(@Body() body: SignInDto) {
-    return this.accounts.signIn(body.email, body.password);
+  @ApiErrorResponse(
+    429,
+    `RATE_LIMITED: \`Too many failed sign-ins; wait Retry-After seconds.\` Failed sign-ins are counted ` +
+      `in ${windowMinutes}-minute windows: ${SIGN_IN_LIMITS.perEmailAndAddress} for one email from one IP, ` +
+      `${SIGN_IN_LIMITS.perAddress} from one IP (an IPv6 address counts by its /64), and past ` +
+      `${SIGN_IN_LIMITS.perEmail} for one email from every IP, one more from each IP that has not failed ` +
+      'for it. A successful sign-in counts nothing; an IP that has not failed is never refused.',
+  )
+  signIn(@Body() body: SignInDto, @ClientOrigin() origin: ClientOrigin) {
+    return this.accounts.signIn(body.email, body.password, origin);
   }
 
   @Post('sign-out')
@@ -74,11 +101,12 @@ export class AuthController {
   @Post('accept-invitation')
   @ApiOperation({ summary: 'Accept an invitation and join the agency' })
   @Public()
+  @PublicRouteRateLimit(ACCEPT_INVITATION_LIMIT)
   @ApiCreatedResponse({
     type: SignedInView,
     description: 'The new person, with the invited role, signed in.',
   })
-  @ApiJsonBodyErrors()
+  @ApiJsonBodyErrors(WEAK_PASSWORD)
   @ApiUnauthenticatedError('UNAUTHENTICATED: `Unknown invitation.`')
   @ApiConflictError(`${EMAIL_TAKEN} (the person is still in an agency)`)
   @ApiGoneError('GONE: `This invitation was already used.` or `This invitation has expired.`')
