@@ -20,7 +20,8 @@ import {
  */
 
 const HEADERS = {
-  'content-security-policy': "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'",
+  'content-security-policy':
+    "default-src 'none';img-src https: data:;style-src 'unsafe-inline';frame-ancestors 'none';base-uri 'none';form-action 'none'",
   'x-robots-tag': 'noindex',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',

@@ -8,6 +8,7 @@ import {
   Clock,
   eventActorOf,
   ListResult,
+  notFound,
   Outbox,
   preparedRows,
   Principal,
@@ -148,6 +149,8 @@ export class LeadDocumentsService {
       sql: 'update documents set version = version + 1 where id = ? returning version',
       params: [document.id],
     });
+    // deleted since it was read (its attachment's key is checked only at commit)
+    if (!row) throw notFound('Document');
     const attachments = await this.attachments.of(actor, document.id);
     this.outbox.record(em, {
       organizationId: actor.organizationId,

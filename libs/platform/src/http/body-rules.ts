@@ -63,6 +63,20 @@ export function bodyDepthLimit(req: Request, _res: Response, next: NextFunction)
   next();
 }
 
+/** zlib's and brotli's own errors: they carry no HTTP status, so they would answer 500. */
+const isInflateError = (err: unknown): boolean => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^(Z_|ERR__ERROR_FORMAT|ERR_BROTLI|ERR_ZLIB)/.test(code);
+};
+
+/**
+ * Runs right after the JSON parser, as an error handler: a `Content-Encoding: gzip`, `deflate` or
+ * `br` body that does not inflate is the caller's mistake (400 BAD_REQUEST), not ours.
+ */
+export function undecodableBody(err: unknown, _req: Request, _res: Response, next: NextFunction): void {
+  next(isInflateError(err) ? new DomainError('BAD_REQUEST', 'The body could not be decompressed.') : err);
+}
+
 /** Whether a handler declares a `@Body()` parameter; read once per handler. */
 const takesBodyCache = new WeakMap<object, boolean>();
 function handlerTakesBody(ctx: ExecutionContext): boolean {

@@ -6,16 +6,18 @@ import { shedWhenPoolSaturated } from '../db/load-shedding';
 import { HttpDrain } from '../lifecycle/http-drain';
 import { Metrics } from '../metrics/metrics';
 import { countRequests, METRICS_PATH, metricsHandler } from '../metrics/metrics-http';
-import { bodyDepthLimit, jsonBodiesOnly } from './body-rules';
+import { bodyDepthLimit, jsonBodiesOnly, undecodableBody } from './body-rules';
 import { serveOpenApi } from './openapi';
 import { requestId } from './request-id.middleware';
+import { securityHeaders } from './security-headers';
 
 export const BODY_LIMIT = '5mb';
 
 /**
  * Steps 1-2 of the pipeline, shared by main.ts and the tests: the drain's count of requests in
- * flight (from their headers on, see `HttpDrain`), request id (so even a 413 carries one), load
- * shedding while the database pool is saturated, then the JSON-only rule, then the one body parser with the 5 MB limit, then the nesting limit.
+ * flight (from their headers on, see `HttpDrain`), request id and the security headers (so even a
+ * 413 carries them), load shedding while the database pool is saturated, then the JSON-only rule,
+ * then the one body parser with the 5 MB limit, then the nesting limit.
  * Create the app with `{ bodyParser: false, rawBody: true }` (idempotency reads the raw bytes).
  * Signals are main.ts's (`stopOnSignals`), not Nest's shutdown hooks.
  */
@@ -27,6 +29,7 @@ export function configureHttpApp(app: NestExpressApplication): NestExpressApplic
   if (config.trustProxyHops > 0) app.set('trust proxy', config.trustProxyHops);
   app.use(HttpDrain.of(app).track);
   app.use(requestId);
+  app.use(securityHeaders);
   app.use(shedWhenPoolSaturated(app.get(MikroORM, { strict: false }), config.databasePoolSize));
   const metrics = app.get(Metrics, { strict: false });
   if (metrics.served) app.use(countRequests(metrics));
@@ -38,6 +41,7 @@ export function configureHttpApp(app: NestExpressApplication): NestExpressApplic
   // any JSON value is read; the validation pipe refuses what is no object where a route wants one
   // (400 BAD_REQUEST), so a route may take `null` as its whole body (`NullableBody`)
   app.useBodyParser('json', { limit: BODY_LIMIT, type: 'application/json', strict: false });
+  app.use(undecodableBody);
   app.use(bodyDepthLimit);
   serveOpenApi(app);
   return app;

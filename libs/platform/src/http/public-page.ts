@@ -7,13 +7,15 @@ import { ErrorEnvelopeView } from '../errors/error-envelope.view';
 import { routeTemplate } from '../metrics/metrics-http';
 import { ErrorEnvelopeFilter } from './error-envelope.filter';
 import { PublicPageRateLimit } from './rate-limit/public-page-rate-limit';
+import { PUBLIC_PAGE_CSP_TEXT } from './security-headers';
 
 /**
- * The headers of every public page answer, errors included: nothing runs, nothing is indexed,
- * nothing is cached or leaks a referrer (INTERFACES.md "Documents", public page).
+ * The headers of every public page answer, errors included: nothing runs, frames it, is indexed,
+ * cached or leaks a referrer (INTERFACES.md "Documents", public page). The rest of helmet's set
+ * comes from `securityHeaders`, as on every answer.
  */
 export const PUBLIC_PAGE_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'",
+  'Content-Security-Policy': PUBLIC_PAGE_CSP_TEXT,
   'X-Robots-Tag': 'noindex',
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',

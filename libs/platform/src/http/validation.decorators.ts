@@ -1,5 +1,14 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ValidateIf } from 'class-validator';
+import {
+  buildMessage,
+  IsInt,
+  Max,
+  Min,
+  ValidateBy,
+  ValidateIf,
+  type ValidationOptions,
+} from 'class-validator';
 
 /**
  * A body field that may be left out but never sent as null. class-validator's `IsOptional` skips
@@ -23,3 +32,35 @@ export const ApiNullable = (
   type: StringConstructor | NumberConstructor | BooleanConstructor,
   doc: NullableFieldDoc = {},
 ) => ApiPropertyOptional({ ...doc, type, nullable: true });
+
+/** Whether a finite `value` has at most `places` decimals, whichever way JavaScript prints it. */
+const hasAtMostDecimals = (value: number, places: number): boolean => Number(value.toFixed(places)) === value;
+
+/**
+ * A finite JSON number with at most `places` decimals (prices). class-validator's
+ * `IsNumber({ maxDecimalPlaces })` throws on a number printed in exponent form (`1e-7`), a 500.
+ */
+export const IsDecimalNumber = (places: number, options?: ValidationOptions) =>
+  ValidateBy(
+    {
+      name: 'isNumber',
+      constraints: [places],
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'number' && Number.isFinite(value) && hasAtMostDecimals(value, places),
+        defaultMessage: buildMessage(
+          (each) => `${each}$property must be a number conforming to the specified constraints`,
+          options,
+        ),
+      },
+    },
+    options,
+  );
+
+/**
+ * A whole-number id in a body (a lead's): 1 to 2^53 - 1, what a bigint column holds and a
+ * JavaScript number keeps exact. Past it the database refused the value (a 500); `{ each: true }`
+ * for a list of ids.
+ */
+export const IsIntegerId = (options?: ValidationOptions) =>
+  applyDecorators(IsInt(options), Min(1, options), Max(Number.MAX_SAFE_INTEGER, options));

@@ -6,6 +6,7 @@ import {
   ValidationError,
   ValidationPipe,
 } from '@nestjs/common';
+import { getMetadataStorage, type ValidatorOptions } from 'class-validator';
 import { DomainError, validationFailed } from '../errors/domain-error';
 import { ValidationIssue } from '../errors/error-codes';
 
@@ -49,6 +50,46 @@ export function findNulCharacter(value: unknown): string | null {
 }
 
 /**
+ * Fields whose shape is not the one their nested rule declares: an array where one object goes
+ * (`boundingBox: []`), or an object where a list of them goes. class-validator checks each item of
+ * an array given for one object and lets `[]` through, so the route then reads fields of an array.
+ */
+export function misshapenFields(instance: object): ValidationError[] {
+  const nested = getMetadataStorage()
+    .getTargetValidationMetadatas(instance.constructor, '', true, false)
+    .filter((rule) => rule.type === 'nestedValidation');
+  const errors: ValidationError[] = [];
+  const seen = new Set<string>();
+  for (const rule of nested) {
+    if (seen.has(rule.propertyName)) continue;
+    seen.add(rule.propertyName);
+    const value = (instance as Record<string, unknown>)[rule.propertyName];
+    if (value === null || typeof value !== 'object') continue;
+    const list = rule.each === true;
+    if (Array.isArray(value) !== list) {
+      const shape = list ? 'an array' : 'an object';
+      errors.push(shapeError(rule.propertyName, value, `${rule.propertyName} must be ${shape}`));
+      continue;
+    }
+    const items = list ? (value as unknown[]) : [value];
+    const children = items.flatMap((item, i) => {
+      if (item === null || typeof item !== 'object') return [];
+      const inner = misshapenFields(item);
+      return !list ? inner : inner.length ? [{ ...shapeError(String(i), item), children: inner }] : [];
+    });
+    if (children.length) errors.push({ ...shapeError(rule.propertyName, value), children });
+  }
+  return errors;
+}
+
+const shapeError = (property: string, value: unknown, message?: string): ValidationError => ({
+  property,
+  value,
+  constraints: message ? { shape: message } : undefined,
+  children: [],
+});
+
+/**
  * The one validation pipe: transforms to DTO classes, drops unknown fields and query parameters
  * (spec: ignored, not rejected), and refuses with 400 VALIDATION_FAILED + `details.issues`.
  */
@@ -84,6 +125,11 @@ export class RequestValidationPipe extends ValidationPipe {
       }
     }
     return super.transform(value, metadata);
+  }
+
+  protected override async validate(object: object, options?: ValidatorOptions): Promise<ValidationError[]> {
+    const misshapen = misshapenFields(object);
+    return misshapen.length ? misshapen : super.validate(object, options);
   }
 
   private isPrimitiveOrBuiltin(metatype: unknown): boolean {

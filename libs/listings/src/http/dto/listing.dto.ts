@@ -8,7 +8,6 @@ import {
   IsIn,
   IsInt,
   IsISO8601,
-  IsNumber,
   IsObject,
   IsOptional,
   IsString,
@@ -22,7 +21,7 @@ import {
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
-import { ApiNullable, IsOmittable } from '@app/platform';
+import { ApiNullable, IsDecimalNumber, IsOmittable } from '@app/platform';
 import {
   AREA_UNITS,
   ENERGY_RATINGS,
@@ -80,11 +79,7 @@ const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[
 
 /** A finite JSON number with at most `places` decimals, between `min` and `max`. */
 const Decimal = (places: number, min: number, max: number) =>
-  applyDecorators(
-    IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: places }),
-    Min(min),
-    Max(max),
-  );
+  applyDecorators(IsDecimalNumber(places), Min(min), Max(max));
 
 /** A number strictly above zero (areas). */
 const Positive = (name: string) =>

@@ -5,7 +5,6 @@ import {
   IsArray,
   IsIn,
   IsInt,
-  IsNumber,
   IsOptional,
   IsString,
   IsUUID,
@@ -16,17 +15,21 @@ import {
   Min,
 } from 'class-validator';
 import { LISTING_OPERATIONS, PROPERTY_TYPES, type ListingOperation, type PropertyType } from '@app/listings';
-import { IsOmittable } from '@app/platform';
+import { IsDecimalNumber, IsIntegerId, IsOmittable } from '@app/platform';
 import { BUYER_REQUEST_LIMITS } from '../../domain/buyer-request';
 
 const MAX_PRICE = 999_999_999_999;
 
 /** `POST /network/buyer-requests`. */
 export class CreateBuyerRequestDto {
-  @ApiPropertyOptional({ type: 'integer', description: 'A lead the caller reaches (never shown to anyone).' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description: 'A lead the caller reaches (never shown to anyone).',
+  })
   @IsOmittable()
-  @IsInt()
-  @Min(1)
+  @IsIntegerId()
   leadId?: number;
 
   @ApiProperty({ enum: LISTING_OPERATIONS })
@@ -61,7 +64,7 @@ export class CreateBuyerRequestDto {
   areas: string[];
 
   @ApiProperty({ type: Number, minimum: 0, maximum: MAX_PRICE, description: 'In `currency`.' })
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 })
+  @IsDecimalNumber(2)
   @Min(0)
   @Max(MAX_PRICE)
   priceMax: number;

@@ -16,7 +16,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { IntegerQuery, IsOmittable } from '@app/platform';
+import { IntegerQuery, IsIntegerId, IsOmittable } from '@app/platform';
 import { ROUTE_LIMITS, STRATEGIES } from '../../domain/route-definition';
 import { NULLABLE_CONDITIONS, NULLABLE_SCHEDULE, NULLABLE_WEIGHTS } from '../../views/route.view';
 
@@ -245,9 +245,13 @@ export class RoutingFactsDto {
 }
 
 export class RoutingPreviewDto {
-  @ApiProperty({ type: 'integer', minimum: 1, description: 'A lead of the organization.' })
-  @IsInt()
-  @Min(1)
+  @ApiProperty({
+    type: 'integer',
+    minimum: 1,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description: 'A lead of the organization.',
+  })
+  @IsIntegerId()
   leadId: number;
 
   @ApiPropertyOptional({
