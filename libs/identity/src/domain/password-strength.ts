@@ -11,7 +11,7 @@ export const WEAK_PASSWORD_MESSAGE = 'password is too easy to guess';
 
 /**
  * How much of a password zxcvbn reads, and how many l33t substitutions it tries: its time grows
- * with both (a 200-character password of l33t symbols took 9 s with the defaults, under 0.2 s
+ * with both (a 200-character password of l33t symbols took 9 s with the defaults, at most 0.16 s
  * with these; docs/security/sign-in-limits.md). The first 64 characters must be strong on their own.
  */
 export const STRENGTH_CHECKED_LENGTH = 64;
@@ -20,8 +20,9 @@ const L33T_MAX_SUBSTITUTIONS = 4;
 let checker: ZxcvbnFactory | undefined;
 
 /**
- * Built once, on the first check (about 0.4 s and 80 MB: the common passwords, English and
- * Spanish words and names), so a process that never checks a password never pays for it.
+ * Built once, on the first check (about 0.2 s and 30 MB over the word lists the import loads:
+ * common passwords, English and Spanish words and names), never per request; a process that
+ * never checks a password never builds it.
  */
 const strengthChecker = (): ZxcvbnFactory =>
   (checker ??= new ZxcvbnFactory({

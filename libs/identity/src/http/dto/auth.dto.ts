@@ -6,7 +6,13 @@ const PASSWORD_MIN = 10;
 
 /** What a person gives when they join: a password and a name. */
 class JoiningPersonDto {
-  @ApiProperty({ minLength: PASSWORD_MIN, maxLength: 200 })
+  @ApiProperty({
+    minLength: PASSWORD_MIN,
+    maxLength: 200,
+    description:
+      'Hard to guess: a zxcvbn score of 3 or more over its first 64 characters, the email, names and ' +
+      'agency name counted as known words (else 400 `password is too easy to guess`).',
+  })
   @IsString()
   @Length(PASSWORD_MIN, 200, { message: `password must be at least ${PASSWORD_MIN} characters` })
   password: string;
