@@ -28,6 +28,7 @@ import { Migration20261125090000_search_chunk_inline } from './Migration20261125
 import { Migration20261125100000_search_floor_sample } from './Migration20261125100000_search_floor_sample';
 import { Migration20261126020000_media_files } from './Migration20261126020000_media_files';
 import { Migration20261126060000_publication_simulated } from './Migration20261126060000_publication_simulated';
+import { Migration20261126070000_media_uncleaned } from './Migration20261126070000_media_uncleaned';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -61,6 +62,7 @@ export const MIGRATIONS = [
   Migration20261125100000_search_floor_sample,
   Migration20261126020000_media_files,
   Migration20261126060000_publication_simulated,
+  Migration20261126070000_media_uncleaned,
 ].map((migration) => ({
   name: migration.name,
   class: migration,

@@ -3,7 +3,7 @@ import exifr from 'exifr';
 import sharp from 'sharp';
 import { EntityManager } from '@mikro-orm/postgresql';
 import { MediaCleaner } from '@app/listings';
-import { BlobStorage } from '@app/platform';
+import { BlobStorage, JobName, MINUTE, PeriodicJobRegistry } from '@app/platform';
 import {
   Agency,
   agentOf,
@@ -211,26 +211,129 @@ describe('Uploaded images: kept clean', () => {
     expectValidation(bomb, 'file');
   });
 
-  it('media:clean re-encodes a photo stored before the cleaning and deletes the stored upload', async () => {
-    const bytes = await photoBytes('jpeg', 1200, 900, { exif: GPS_EXIF });
-    const blobs = t.get(BlobStorage);
-    await blobs.put(`media-${sha(bytes)}`, bytes);
+  /** A photo stored the way uploads were before the cleaning: `files` null, the upload as sent. */
+  const storedBefore = async (bytes: Buffer, width: number, height: number, agency = a) => {
+    await t.get(BlobStorage).put(`media-${sha(bytes)}`, bytes);
+    const [mimeType, extension] = bytes[0] === 0x89 ? ['image/png', 'png'] : ['image/jpeg', 'jpg'];
     const [row] = await sql<{ id: string }>(
       t,
       `insert into media (id, organization_id, sha256, mime_type, extension, size_bytes, width, height, created_by, created_at)
-       values (gen_random_uuid(), ?, ?, 'image/jpeg', 'jpg', ?, 1200, 900, ?, now()) returning id`,
-      [a.admin.organizationId, sha(bytes), bytes.length, a.admin.userId],
+       values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, now()) returning id`,
+      [
+        agency.admin.organizationId,
+        sha(bytes),
+        mimeType,
+        extension,
+        bytes.length,
+        width,
+        height,
+        agency.admin.userId,
+      ],
     );
-    // before: the upload as it was sent, GPS and all
-    expect(await exifr.gps(await getBytes(`http://x/media/${row.id}.jpg`))).toBeDefined();
-    const cleaner = new MediaCleaner(t.get(EntityManager), blobs);
-    expect(await cleaner.clean()).toEqual({ cleaned: 1, rows: 1, skipped: 0 });
-    expect(await blobs.has(`media-${sha(bytes)}`)).toBe(false);
-    await expectClean(await getBytes(`http://x/media/${row.id}.jpg`));
+    return row.id;
+  };
+  const filesOfRow = async (id: string) =>
+    (await sql<{ files: unknown }>(t, 'select files from media where id = ?', [id]))[0].files;
+
+  it('a photo stored before the cleaning, read over HTTP: served clean, its row cleaned, the upload deleted', async () => {
+    const bytes = await photoBytes('jpeg', 1200, 900, { exif: GPS_EXIF });
+    expect(await exifr.gps(bytes)).toBeDefined();
+    const id = await storedBefore(bytes, 1200, 900);
+    const res = await t.http.get(`/media/${id}.jpg`).buffer(true).expect(200);
+    await expectClean(res.body as Buffer);
+    expect(await sharp(res.body as Buffer).metadata()).toMatchObject({
+      format: 'jpeg',
+      width: 1200,
+      height: 900,
+    });
+    expect(res.headers.etag).toBe(`"${sha(res.body as Buffer)}"`);
+    expect(await filesOfRow(id)).toMatchObject({
+      full: { mimeType: 'image/jpeg', width: 1200, height: 900 },
+    });
+    expect(await t.get(BlobStorage).has(`media-${sha(bytes)}`)).toBe(false);
     for (const width of [320, 1024, 1200]) {
       for (const ext of ['webp', 'jpg'])
-        await expectClean(await getBytes(`http://x/media/${row.id}/${width}.${ext}`));
+        await expectClean(await getBytes(`http://x/media/${id}/${width}.${ext}`));
     }
+  });
+
+  it('its variant read first cleans it too; two first reads at once clean it once', async () => {
+    const bytes = await photoBytes('jpeg', 900, 600, { exif: GPS_EXIF });
+    const id = await storedBefore(bytes, 900, 600);
+    const put = jest.spyOn(t.get(BlobStorage), 'put');
+    try {
+      const [full, variant] = await Promise.all([
+        t.http.get(`/media/${id}.jpg`).buffer(true),
+        t.http.get(`/media/${id}/320.webp`).buffer(true),
+      ]);
+      expect([full.status, variant.status]).toEqual([200, 200]);
+      await expectClean(full.body as Buffer);
+      await expectClean(variant.body as Buffer);
+      expect(await sharp(variant.body as Buffer).metadata()).toMatchObject({ format: 'webp', width: 320 });
+      // the full size and 320, 900 px in WebP and JPEG: stored once
+      expect(put).toHaveBeenCalledTimes(5);
+    } finally {
+      put.mockRestore();
+    }
+    expect(await filesOfRow(id)).not.toBeNull();
+  });
+
+  it('two processes cleaning the same upload at once both end with the same clean files', async () => {
+    const bytes = await photoBytes('jpeg', 800, 600, { exif: GPS_EXIF });
+    const other = await t.seed.agency('Other Agency');
+    const ids = [await storedBefore(bytes, 800, 600), await storedBefore(bytes, 800, 600, other)];
+    const processes = [0, 1].map(() => new MediaCleaner(t.get(EntityManager), t.get(BlobStorage)));
+    const [first, second] = await Promise.all(processes.map((cleaner) => cleaner.filesOf(sha(bytes))));
+    expect(first).not.toBeNull();
+    expect(second).toEqual(first);
+    for (const id of ids) expect(await filesOfRow(id)).toEqual(first);
+    expect(await t.get(BlobStorage).has(`media-${sha(bytes)}`)).toBe(false);
+    await expectClean(await getBytes(`http://x/media/${ids[1]}.jpg`));
+  });
+
+  it('a stored photo that cannot be cleaned is never served as it was: 404, left in place', async () => {
+    const bytes = pngHeaderBytes(640, 480); // its header reads, its pixels do not decode
+    const id = await storedBefore(bytes, 640, 480);
+    expectNotFound(await t.http.get(`/media/${id}.png`), 'Media');
+    expectNotFound(await t.http.get(`/media/${id}/320.webp`), 'Media');
+    expect(await filesOfRow(id)).toBeNull();
+    expect(await t.get(BlobStorage).has(`media-${sha(bytes)}`)).toBe(true);
+    // the sweep does not decode it again in this process
+    expect(await t.get(MediaCleaner).sweep(t.clock.now())).toEqual({ cleaned: 0, rows: 0, skipped: 0 });
+    await sql(t, 'delete from media where id = ? returning id', [id]);
+  });
+
+  it('the same bytes uploaded again clean every row of them and delete the stored upload', async () => {
+    const bytes = await photoBytes('jpeg', 700, 500, { exif: GPS_EXIF });
+    const other = await t.seed.agency('Third Agency');
+    const theirs = await storedBefore(bytes, 700, 500, other);
+    const ours = await storedBefore(bytes, 700, 500);
+    const [media] = (await upload([{ bytes, name: 'again.jpg' }]).expect(201)).body.data;
+    expect(media.id).toBe(ours);
+    expect(await filesOfRow(theirs)).toEqual(await filesOfRow(ours));
+    expect(await t.get(BlobStorage).has(`media-${sha(bytes)}`)).toBe(false);
+  });
+
+  it('the sweep every 5 minutes cleans stored photos ahead of their first read; media:clean all of them', async () => {
+    const job = t.get(PeriodicJobRegistry).byName(JobName.MediaCleanStored);
+    expect(job.everyMs).toBe(5 * MINUTE);
+    const bytes = await photoBytes('jpeg', 1200, 900, { exif: GPS_EXIF });
+    const id = await storedBefore(bytes, 1200, 900);
+    expect(await job.run(t.clock.now())).toEqual({ cleaned: 1, rows: 1, skipped: 0 });
+    expect(await t.get(BlobStorage).has(`media-${sha(bytes)}`)).toBe(false);
+    expect(await filesOfRow(id)).not.toBeNull();
+    const put = jest.spyOn(t.get(BlobStorage), 'put');
+    try {
+      await expectClean(await getBytes(`http://x/media/${id}.jpg`));
+      expect(put).not.toHaveBeenCalled(); // the read decodes nothing
+    } finally {
+      put.mockRestore();
+    }
+
+    const later = await photoBytes('png', 640, 480);
+    await storedBefore(later, 640, 480);
+    const cleaner = new MediaCleaner(t.get(EntityManager), t.get(BlobStorage));
+    expect(await cleaner.clean()).toEqual({ cleaned: 1, rows: 1, skipped: 0 });
     expect(await cleaner.clean()).toEqual({ cleaned: 0, rows: 0, skipped: 0 });
   });
 });

@@ -14,7 +14,7 @@ import { DocumentJobsModule } from '@app/documents';
 import { EventJobsModule, WebhookJobsModule } from '@app/events';
 import { IdentityModule } from '@app/identity';
 import { ListingJobsModule } from '@app/listings';
-import { FeedJobsModule } from '@app/listings';
+import { FeedJobsModule, MediaCleanupModule } from '@app/listings';
 import { QueueJobsModule } from '@app/queues';
 import { RoutingJobsModule } from '@app/routing';
 import { SearchJobsModule } from '@app/search';
@@ -47,6 +47,7 @@ export class WorkerModule {
         DocumentJobsModule,
         ListingJobsModule,
         FeedJobsModule,
+        MediaCleanupModule,
         QueueJobsModule,
         RoutingJobsModule,
         BrochureJobsModule,

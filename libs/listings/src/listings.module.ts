@@ -30,6 +30,7 @@ import { FeedJobsModule } from './feed-jobs.module';
 import { PropertyFeedsService } from './application/property-feeds.service';
 import { PropertyFeedsController } from './http/property-feeds.controller';
 import { ListingJobsModule } from './listing-jobs.module';
+import { MediaCleanupModule } from './media-cleanup.module';
 
 export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
 
@@ -45,6 +46,7 @@ export const LISTING_ENTITIES = [Listing, ListingHistory, Media];
     IdentityModule,
     ListingJobsModule,
     FeedJobsModule,
+    MediaCleanupModule,
   ],
   // the catalogue's static paths come before `/properties/{id}`
   controllers: [

@@ -23,12 +23,12 @@ import { Listing, type ListingImage } from '../domain/listing.entity';
 import {
   Media,
   MEDIA_TYPES,
-  mediaBlobKey,
   mediaFileKey,
   type MediaFiles,
   type MediaMimeType,
 } from '../domain/media.entity';
 import type { MediaJson } from '../views/media.view';
+import { MediaCleaner } from './media-cleaner';
 import { storeMediaFiles } from './media-files';
 import { mediaView } from '../views/media.view';
 
@@ -72,6 +72,7 @@ export class MediaService {
     private readonly blobs: BlobStorage,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly cleaner: MediaCleaner,
   ) {}
 
   /**
@@ -102,7 +103,7 @@ export class MediaService {
       if (!listing) throw notFound('Listing');
       assertRoom(listing, checked.length);
     }
-    const kept = await this.keep(checked);
+    const { kept, made } = await this.keep(checked);
     const media = await this.em.transactional(async (em) => {
       const now = this.clock.now();
       const existing = await em.getRepository(Media).findByHashes(
@@ -139,29 +140,39 @@ export class MediaService {
       await em.flush();
       return rows;
     });
+    // an upload made clean now may have rows from before the cleaning (this agency's, another's)
+    // and its bytes as sent in storage: those rows get the files, the stored upload goes
+    for (const sha256 of made) await this.cleaner.filesOf(sha256);
     return { data: media.map((row) => mediaView(row, this.config.publicBaseUrl)) };
   }
 
   /**
    * The bytes of `/media/{id}.{ext}`: any agency's photo, by its id and its own extension: the
-   * full-size clean file (a row from before the cleaning: the upload as it was stored).
+   * full-size clean file. A row from before the cleaning is cleaned first (`MediaCleaner`): its
+   * upload as sent is never served; one that cannot be cleaned → 404.
    */
   async served(id: string, extension: string): Promise<ServedMedia> {
     const row = await this.em.fork().getRepository(Media).findServed(id);
     if (!row || row.extension !== extension) throw notFound('Media');
-    if (!row.files) return this.read(mediaBlobKey(row.sha256), row.mimeType, row.sha256);
-    const { full } = row.files;
+    const { full } = await this.filesOf(row);
     return this.read(mediaFileKey(row.sha256, full, true), full.mimeType, full.sha256);
   }
 
-  /** The bytes of `/media/{id}/{width}.{webp|jpg}`: one of the photo's variants. */
+  /** The bytes of `/media/{id}/{width}.{webp|jpg}`: one of the photo's variants (cleaned first, as above). */
   async servedVariant(id: string, width: number, extension: string): Promise<ServedMedia> {
     const row = await this.em.fork().getRepository(Media).findServed(id);
-    const variant = row?.files?.variants.find(
+    if (!row) throw notFound('Media');
+    const variant = (await this.filesOf(row)).variants.find(
       (file) => file.width === width && MEDIA_TYPES[file.mimeType] === extension,
     );
-    if (!row || !variant) throw notFound('Media');
+    if (!variant) throw notFound('Media');
     return this.read(mediaFileKey(row.sha256, variant, false), variant.mimeType, variant.sha256);
+  }
+
+  private async filesOf(row: Media): Promise<MediaFiles> {
+    const files = row.files ?? (await this.cleaner.filesOf(row.sha256));
+    if (!files) throw notFound('Media');
+    return files;
   }
 
   private async read(key: string, mimeType: MediaMimeType, sha256: string): Promise<ServedMedia> {
@@ -175,7 +186,7 @@ export class MediaService {
    * row of the same bytes lends its files; else every header is read by the decoder itself (the
    * sides and pixel rule again, nothing decoded yet) before any file is processed and stored.
    */
-  private async keep(checked: Checked[]): Promise<Map<string, MediaFiles>> {
+  private async keep(checked: Checked[]): Promise<{ kept: Map<string, MediaFiles>; made: string[] }> {
     const repository = this.em.fork().getRepository(Media);
     const kept = new Map<string, MediaFiles>();
     const todo: { file: Checked; header: ImageHeader }[] = [];
@@ -198,7 +209,7 @@ export class MediaService {
     for (const { file, header } of todo) {
       kept.set(file.sha256, await this.store(file, header));
     }
-    return kept;
+    return { kept, made: todo.map(({ file }) => file.sha256) };
   }
 
   /** Re-encodes one upload and stores its files; the upload's own bytes are not kept. */

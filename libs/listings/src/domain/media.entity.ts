@@ -38,7 +38,8 @@ export const mediaFileKey = (uploadSha256: string, file: MediaFile, full: boolea
  * An uploaded listing photo of an agency. `sha256` and `sizeBytes` are the upload's (the same
  * bytes again answer the same row); the upload itself is not kept: `files` are its clean
  * re-encodes behind `BlobStorage` (`mediaFileKey`). A row from before the cleaning has `files`
- * null and its upload under `media-<sha256>` (docs/security/uploaded-images.md).
+ * null and its upload under `media-<sha256>` until `MediaCleaner` cleans it, at the latest when it
+ * is first read (docs/security/uploaded-images.md).
  */
 @Entity({ tableName: 'media', repository: () => MediaRepository })
 export class Media {

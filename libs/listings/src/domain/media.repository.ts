@@ -26,8 +26,8 @@ export class MediaRepository extends TenantRepository<Media> {
   }
 
   /**
-   * Up to `limit` rows stored before the cleaning (`files` null), any agency's, by hash, leaving
-   * out `skipped` hashes (the CLI's `media:clean` walks them all).
+   * Up to `limit` rows stored before the cleaning (`files` null; `media_uncleaned_idx`), any
+   * agency's, by hash, leaving out `skipped` hashes (the sweep and `media:clean` walk them).
    */
   findUncleaned(skipped: string[], limit: number): Promise<Media[]> {
     return this.find(

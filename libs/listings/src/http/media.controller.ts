@@ -148,7 +148,9 @@ export class MediaFilesController {
       'The whole photo, re-encoded clean in its own type, public by URL (listing photos are shown on ' +
       'portals and brochures; the id is not guessable). Immutable: `Cache-Control: public, ' +
       'max-age=31536000, immutable`, `ETag` the served file’s SHA-256 (`If-None-Match` → 304), ' +
-      '`X-Content-Type-Options: nosniff`. An unknown id or another extension than the photo’s → 404.',
+      '`X-Content-Type-Options: nosniff`. A photo stored before uploads were cleaned is cleaned at its ' +
+      'first read (which then takes as long as an upload) and served clean; never as it was stored. An ' +
+      'unknown id, another extension than the photo’s, or a stored photo that cannot be cleaned → 404.',
   })
   @Public()
   @ApiParam({ name: 'id', format: 'uuid', description: 'The photo’s id.' })
@@ -186,7 +188,8 @@ export class MediaFilesController {
       'One of the photo’s `variants` (its `url`): `<width>.webp` or `<width>.jpg`, the widths the photo ' +
       'lists (320, 1024 and 2048, or its own width where narrower). Public by URL, immutable, `ETag` ' +
       'the served file’s SHA-256 (`If-None-Match` → 304), `nosniff`, as the photo itself. An unknown ' +
-      'id, a width or type the photo does not list, or a photo stored before variants → 404.',
+      'id, a width or type the photo does not list, or a stored photo that cannot be cleaned → 404 (one ' +
+      'stored before uploads were cleaned is cleaned at its first read, as the photo itself).',
   })
   @Public()
   @ApiParam({ name: 'id', format: 'uuid', description: 'The photo’s id.' })

@@ -23,6 +23,7 @@ export enum JobName {
   WebhooksDeliver = 'webhooks.deliver',
   WebhooksPurge = 'webhooks.purge',
   SearchRecentIndexes = 'search.recent-indexes',
+  MediaCleanStored = 'media.clean-stored',
 }
 
 export const PERIODIC = Reflector.createDecorator<{ name: JobName; everyMs: number }>();
