@@ -1,14 +1,17 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { v7 as uuidv7 } from 'uuid';
 import { Webhook } from 'standardwebhooks';
-import { DAY, HOUR, MINUTE, Outbox, SYSTEM_ACTOR, type EventType } from '@app/platform';
 import {
-  MAX_ATTEMPTS,
-  RETRY_SCHEDULE_MS,
-  WebhookDispatcher,
-  WebhookResolver,
+  DAY,
+  HOUR,
+  MINUTE,
+  OutboundResolver,
+  Outbox,
+  SYSTEM_ACTOR,
+  type EventType,
   type ResolvedAddress,
-} from '@app/events';
+} from '@app/platform';
+import { MAX_ATTEMPTS, RETRY_SCHEDULE_MS, WebhookDispatcher } from '@app/events';
 import {
   Agency,
   api,
@@ -849,14 +852,14 @@ describe('Webhooks', () => {
 });
 
 /** A resolver the test steers: a host's addresses change between creation and delivery (rebinding). */
-class SteeredResolver extends WebhookResolver {
+class SteeredResolver extends OutboundResolver {
   readonly hosts = new Map<string, ResolvedAddress[]>();
   override async resolve(hostname: string): Promise<ResolvedAddress[]> {
     return this.hosts.get(hostname) ?? super.resolve(hostname);
   }
 }
 
-describe('Webhooks without WEBHOOK_ALLOW_PRIVATE', () => {
+describe('Webhooks without OUTBOUND_ALLOW_PRIVATE', () => {
   let t: TestApp;
   let a: Agency;
   const resolver = new SteeredResolver();
@@ -864,7 +867,7 @@ describe('Webhooks without WEBHOOK_ALLOW_PRIVATE', () => {
   beforeAll(async () => {
     t = await TestApp.start({
       env: { LOG_LEVEL: 'silent' },
-      overrides: [{ provide: WebhookResolver, useValue: resolver }],
+      overrides: [{ provide: OutboundResolver, useValue: resolver }],
     });
     a = await t.seed.agency('Private Agency');
   });
@@ -889,6 +892,12 @@ describe('Webhooks without WEBHOOK_ALLOW_PRIVATE', () => {
       'https://100.64.0.1/hook',
       'https://[fe80::1]/hook',
       'https://0.0.0.0/hook',
+      'https://2130706433/hook',
+      'https://0x7f000001/hook',
+      'https://0177.0.0.1/hook',
+      'https://127.1/hook',
+      'https://[::ffff:7f00:1]/hook',
+      'https://foo.localhost/hook',
       'https://internal.example.test/hook',
       'https://mixed.example.test/hook',
       'http://localhost:8080/hook', // http needs WEBHOOK_ALLOW_INSECURE too
@@ -935,7 +944,7 @@ describe('Webhooks without WEBHOOK_ALLOW_PRIVATE', () => {
         attempt: 1,
         status: 'pending',
         responseStatus: null,
-        error: expect.stringContaining('private'),
+        error: 'address not allowed',
       });
       expect(receiver.requests).toEqual([]);
     } finally {

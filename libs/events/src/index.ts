@@ -12,9 +12,7 @@ export {
   WebhooksModule,
   WebhookJobsModule,
   WebhookDispatcher,
-  WebhookResolver,
   MAX_ATTEMPTS,
   RETRY_SCHEDULE_MS,
   WEBHOOK_LIMITS,
-  type ResolvedAddress,
 } from './webhooks';

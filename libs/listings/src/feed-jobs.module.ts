@@ -1,5 +1,6 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { Module } from '@nestjs/common';
+import { OutboundModule } from '@app/platform';
 import { FeedFetcher } from './application/feed-fetch';
 import { FeedImporter } from './application/feed-importer';
 import { Listing } from './domain/listing.entity';
@@ -12,9 +13,9 @@ import { PropertyFeed } from './domain/property-feed.entity';
 const FEED_ENTITIES = MikroOrmModule.forFeature([PropertyFeed, Listing]);
 
 @Module({
-  imports: [FEED_ENTITIES],
+  imports: [FEED_ENTITIES, OutboundModule],
   providers: [FeedFetcher, FeedImporter],
-  // the feed repository too, for the dashboard's service in ListingsModule
-  exports: [FeedImporter, FEED_ENTITIES],
+  // the feed repository and the URL check too, for the dashboard's service in ListingsModule
+  exports: [FeedImporter, FeedFetcher, FEED_ENTITIES],
 })
 export class FeedJobsModule {}

@@ -79,6 +79,25 @@ export * from './http/validation.decorators';
 export { NullableBody, RequestValidationPipe } from './http/validation.pipe';
 export { MultipartUpload, type MultipartUploadOptions } from './http/multipart';
 
+// requests the server makes (webhooks, feeds, portals): one guard against reaching inside
+export { isLocalName, isPrivateAddress, legacyIpv4 } from './http/outbound/address-rules';
+export {
+  MAX_REDIRECTS,
+  OutboundError,
+  OutboundHttp,
+  type OutboundAnswer,
+  type OutboundFailure,
+  type OutboundOptions,
+  type OutboundRefusal,
+} from './http/outbound/outbound-http';
+export {
+  OutboundConnector,
+  OutboundResolver,
+  type ConnectTarget,
+  type ResolvedAddress,
+} from './http/outbound/outbound-ports';
+export { OutboundModule } from './http/outbound/outbound.module';
+
 // uploaded bytes: BlobStorage (disk under .data/blobs)
 export { BlobStorage } from './blobs/blob-storage';
 export { DiskBlobStorage } from './blobs/disk-blob-storage';

@@ -2,11 +2,4 @@
 export { WebhooksModule } from './webhooks.module';
 export { WebhookJobsModule } from './webhook-jobs.module';
 export { WebhookDispatcher } from './application/webhook-dispatcher';
-export { WebhookResolver, type ResolvedAddress } from './application/webhook-transport';
-export {
-  WEBHOOK_LIMITS,
-  RETRY_SCHEDULE_MS,
-  MAX_ATTEMPTS,
-  isPrivateAddress,
-  signature,
-} from './domain/webhook-rules';
+export { WEBHOOK_LIMITS, RETRY_SCHEDULE_MS, MAX_ATTEMPTS, signature } from './domain/webhook-rules';

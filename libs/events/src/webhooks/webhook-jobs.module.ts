@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
+import { OutboundModule } from '@app/platform';
 import { WebhookDispatcher } from './application/webhook-dispatcher';
-import { WebhookResolver, WebhookTransport } from './application/webhook-transport';
+import { WebhookTransport } from './application/webhook-transport';
 
 /**
  * Webhook delivery without routes (the relay, the attempts, the purge): apps/worker imports this;
  * WebhooksModule brings it into the API (whose in-process timer runs it without REDIS_URL).
  */
 @Module({
-  providers: [WebhookDispatcher, WebhookTransport, WebhookResolver],
-  exports: [WebhookDispatcher, WebhookTransport, WebhookResolver],
+  imports: [OutboundModule],
+  providers: [WebhookDispatcher, WebhookTransport],
+  exports: [WebhookDispatcher, WebhookTransport],
 })
 export class WebhookJobsModule {}

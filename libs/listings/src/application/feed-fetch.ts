@@ -1,77 +1,74 @@
 import { Injectable } from '@nestjs/common';
-import { MalformedFeedError, type FeedParser, type FeedParseResult } from '../domain/feeds';
+import { OutboundError, OutboundHttp } from '@app/platform';
+import type { FeedParser, FeedParseResult } from '../domain/feeds';
 
 /** The download could not be done or was refused: the import fails with this message. */
 export class FeedDownloadError extends Error {}
 
-/** Limits of one download (INTERFACES.md "Listings": 30 s, 50 MB, http and https only). */
-export const FEED_DOWNLOAD = { timeoutMs: 30_000, maxBytes: 50 * 1024 * 1024, maxLabel: '50 MB' } as const;
+/** Limits of one download (INTERFACES.md "Listings": 30 s, 50 MB, http and https only; 3 redirects). */
+export const FEED_DOWNLOAD = {
+  timeoutMs: 30_000,
+  maxBytes: 50 * 1024 * 1024,
+  maxLabel: '50 MB',
+  maxRedirects: 3,
+  /** A URL given to connect or change a feed is checked within this (resolving its host). */
+  checkMs: 5_000,
+} as const;
 
 /**
- * Downloads a feed with the global `fetch` and streams it into its parser as it arrives (UTF-8),
- * so a large document is never held whole. Redirects are followed (fetch allows http and https
- * only). The whole exchange, body included, must end within 30 s and stay within 50 MB.
+ * Downloads a feed through the platform's outbound guard (docs/security/outbound-requests.md) and
+ * streams it into its parser as it arrives (UTF-8), so a large document is never held whole. Up to
+ * 3 redirects, each checked as the first URL was. The whole exchange, body included, must end
+ * within 30 s and stay within 50 MB. A failure's message never repeats what the far side sent.
  */
 @Injectable()
 export class FeedFetcher {
-  async fetchInto(url: string, parser: FeedParser): Promise<FeedParseResult> {
-    if (!isWebUrl(url)) throw new FeedDownloadError('The feed URL must be http or https.');
-    const signal = AbortSignal.timeout(FEED_DOWNLOAD.timeoutMs);
+  constructor(private readonly outbound: OutboundHttp) {}
+
+  /**
+   * Why a feed may not be connected to `url` (the guard's refusal: an internal address, say), or
+   * null. A host that does not resolve now is let through: each import checks it again.
+   */
+  async refusal(url: string): Promise<string | null> {
     try {
-      const res = await fetch(url, {
-        signal,
-        redirect: 'follow',
-        headers: { accept: 'application/xml, text/xml, application/x-ndjson, application/jsonl, */*' },
+      await this.outbound.check(url, FEED_DOWNLOAD.checkMs);
+      return null;
+    } catch (err) {
+      if (err instanceof OutboundError) return err.refused ? err.message : null;
+      throw err;
+    }
+  }
+
+  async fetchInto(url: string, parser: FeedParser): Promise<FeedParseResult> {
+    try {
+      const answer = await this.outbound.request(url, {
+        method: 'GET',
+        headers: {
+          accept: 'application/xml, text/xml, application/x-ndjson, application/jsonl, */*',
+          'user-agent': 'estate-agency-feeds/1',
+        },
+        timeoutMs: FEED_DOWNLOAD.timeoutMs,
+        maxBytes: FEED_DOWNLOAD.maxBytes,
+        maxRedirects: FEED_DOWNLOAD.maxRedirects,
       });
-      if (!res.ok) {
-        await res.body?.cancel().catch(() => undefined);
-        throw new FeedDownloadError(`The feed URL answered HTTP ${res.status}.`);
+      if (answer.status < 200 || answer.status > 299) {
+        answer.discard();
+        throw new FeedDownloadError(`The feed URL answered HTTP ${answer.status}.`);
       }
-      const declared = Number(res.headers.get('content-length') ?? NaN);
-      if (Number.isFinite(declared) && declared > FEED_DOWNLOAD.maxBytes) {
-        await res.body?.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      if (!res.body) return parser.end();
-      const reader = res.body.getReader();
       const decoder = new TextDecoder('utf-8');
-      let bytes = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        bytes += value.byteLength;
-        if (bytes > FEED_DOWNLOAD.maxBytes) {
-          await reader.cancel().catch(() => undefined);
-          throw tooLarge();
-        }
-        parser.write(decoder.decode(value, { stream: true }));
-      }
+      for await (const chunk of answer.body()) parser.write(decoder.decode(chunk, { stream: true }));
       parser.write(decoder.decode());
       return parser.end();
     } catch (err) {
-      if (err instanceof FeedDownloadError || err instanceof MalformedFeedError) throw err;
-      if (signal.aborted) throw new FeedDownloadError('The feed URL did not answer within 30 s.');
-      throw new FeedDownloadError(`The feed URL could not be read (${networkCause(err)}).`);
+      throw err instanceof OutboundError ? new FeedDownloadError(downloadMessage(err)) : err;
     }
   }
 }
 
-const tooLarge = () => new FeedDownloadError(`The feed is larger than ${FEED_DOWNLOAD.maxLabel}.`);
-
-export const isWebUrl = (text: string): boolean => {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-};
-
-/** A short cause: the system error code (ECONNREFUSED, ENOTFOUND…), else fetch's own reason. */
-function networkCause(err: unknown): string {
-  const cause = (err as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  if (cause && typeof cause.code === 'string') return cause.code;
-  if (cause && typeof cause.message === 'string' && cause.message.length <= 100) return cause.message;
-  const name = (err as { name?: unknown } | undefined)?.name;
-  return typeof name === 'string' ? name : 'unknown error';
+/** The guard's refusal as it is ("address not allowed"); a failure in the feed's words. */
+function downloadMessage(err: OutboundError): string {
+  if (err.refused) return err.message;
+  if (err.reason === 'too large') return `The feed is larger than ${FEED_DOWNLOAD.maxLabel}.`;
+  if (err.reason === 'timed out') return 'The feed URL did not answer within 30 s.';
+  return `The feed URL could not be read (${err.reason}).`;
 }

@@ -1,10 +1,11 @@
 import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
-import { Clock, conflict, ListResult, notFound, Principal, wholeList } from '@app/platform';
+import { Clock, conflict, ListResult, notFound, Principal, validationFailed, wholeList } from '@app/platform';
 import type { FeedSource } from '../domain/feeds/feed-parser';
 import { FEED_REFRESH, PropertyFeed } from '../domain/property-feed.entity';
 import { PropertyFeedRepository } from '../domain/property-feed.repository';
 import { FeedImportOutcome, propertyFeedView, PropertyFeedJson } from '../views/property-feed.view';
+import { FeedFetcher } from './feed-fetch';
 import { FeedImporter } from './feed-importer';
 import { REMOVE_ALL_FEED_LISTINGS } from './feed-import.sql';
 
@@ -21,6 +22,7 @@ export class PropertyFeedsService {
     private readonly em: EntityManager,
     private readonly feeds: PropertyFeedRepository,
     private readonly importer: FeedImporter,
+    private readonly fetcher: FeedFetcher,
     private readonly clock: Clock,
   ) {}
 
@@ -28,11 +30,15 @@ export class PropertyFeedsService {
     return wholeList((await this.feeds.byCreated(actor.organizationId)).map(propertyFeedView));
   }
 
-  /** One per source (409); the first import is due at once (the periodic job takes it). */
+  /**
+   * One per source (409); the first import is due at once (the periodic job takes it). A URL the
+   * outbound guard refuses (an internal address) is 400 at `url`.
+   */
   async connect(
     actor: Principal,
     input: { source: FeedSource; url: string; refreshMinutes?: number },
   ): Promise<PropertyFeedJson> {
+    await this.checkUrl(input.url);
     const feed = new PropertyFeed(
       {
         organizationId: actor.organizationId,
@@ -56,6 +62,7 @@ export class PropertyFeedsService {
     feedId: string,
     input: { url?: string; refreshMinutes?: number },
   ): Promise<PropertyFeedJson> {
+    if (input.url !== undefined) await this.checkUrl(input.url);
     return this.whileNoImport(() =>
       this.em.transactional(async () => {
         const feed = await this.lockOwn(actor, feedId);
@@ -91,6 +98,12 @@ export class PropertyFeedsService {
     if (!outcome) throw notFound('Property feed');
     await this.em.refresh(feed);
     return { feed: propertyFeedView(feed), import: outcome };
+  }
+
+  /** Before any transaction: resolving the host may take seconds. */
+  private async checkUrl(url: string): Promise<void> {
+    const refusal = await this.fetcher.refusal(url);
+    if (refusal) throw validationFailed([{ path: 'url', message: `url: ${refusal}` }]);
   }
 
   private async lockOwn(actor: Principal, feedId: string): Promise<PropertyFeed> {

@@ -31,7 +31,7 @@ describe('AppConfig.fromEnv', () => {
       mediaS3: null,
       mcpAllowedOrigins: [],
       webhookAllowInsecure: false,
-      webhookAllowPrivate: false,
+      outboundAllowPrivate: false,
       apiName: 'estate-agency-api',
     });
   });
@@ -61,7 +61,7 @@ describe('AppConfig.fromEnv', () => {
       EMBEDDED_PG_PORT: '55000',
       MCP_ALLOWED_ORIGINS: 'https://claude.ai, http://localhost:6274',
       WEBHOOK_ALLOW_INSECURE: 'true',
-      WEBHOOK_ALLOW_PRIVATE: '1',
+      OUTBOUND_ALLOW_PRIVATE: '1',
     });
     expect({ ...config }).toEqual({
       port: 8080,
@@ -79,9 +79,17 @@ describe('AppConfig.fromEnv', () => {
       mediaS3: null,
       mcpAllowedOrigins: ['https://claude.ai', 'http://localhost:6274'],
       webhookAllowInsecure: true,
-      webhookAllowPrivate: true,
+      outboundAllowPrivate: true,
       apiName: 'estate-agency-api',
     });
+  });
+
+  it('reads WEBHOOK_ALLOW_PRIVATE when OUTBOUND_ALLOW_PRIVATE is unset (its former name)', () => {
+    expect(AppConfig.fromEnv({ WEBHOOK_ALLOW_PRIVATE: 'true' }).outboundAllowPrivate).toBe(true);
+    expect(
+      AppConfig.fromEnv({ WEBHOOK_ALLOW_PRIVATE: 'true', OUTBOUND_ALLOW_PRIVATE: 'false' })
+        .outboundAllowPrivate,
+    ).toBe(false);
   });
 
   it('derives the public base URL from PORT by default', () => {
@@ -120,6 +128,7 @@ describe('AppConfig.fromEnv', () => {
       ['DATABASE_POOL_SIZE', '101'],
       ['MCP_ALLOWED_ORIGINS', 'claude.ai'],
       ['MCP_ALLOWED_ORIGINS', 'https://claude.ai/path'],
+      ['OUTBOUND_ALLOW_PRIVATE', 'yes'],
       ['WEBHOOK_ALLOW_PRIVATE', 'yes'],
     ])('%s=%s', (name, value) => {
       const err = configErrorFor({ [name]: value });

@@ -114,6 +114,12 @@ class Env {
   @IsOptional()
   @Transform(toBoolean)
   @IsIn([true, false], { message: 'must be true or false' })
+  OUTBOUND_ALLOW_PRIVATE?: boolean;
+
+  /** The former name of OUTBOUND_ALLOW_PRIVATE, still read when that is unset. */
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsIn([true, false], { message: 'must be true or false' })
   WEBHOOK_ALLOW_PRIVATE?: boolean;
 }
 
@@ -195,8 +201,8 @@ export class AppConfig {
   readonly mcpAllowedOrigins: string[];
   /** Webhook URLs may be `http://` to localhost (development, tests). */
   readonly webhookAllowInsecure: boolean;
-  /** Webhook hosts may resolve to private, loopback or link-local addresses (tests only). */
-  readonly webhookAllowPrivate: boolean;
+  /** Outbound requests (webhooks, feeds) may go to private, loopback or link-local addresses (tests only). */
+  readonly outboundAllowPrivate: boolean;
   readonly apiName = 'estate-agency-api';
 
   constructor(values: Omit<AppConfig, 'apiName'>) {
@@ -234,7 +240,7 @@ export class AppConfig {
         .map((origin) => origin.trim())
         .filter(Boolean),
       webhookAllowInsecure: parsed.WEBHOOK_ALLOW_INSECURE ?? false,
-      webhookAllowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE ?? false,
+      outboundAllowPrivate: parsed.OUTBOUND_ALLOW_PRIVATE ?? parsed.WEBHOOK_ALLOW_PRIVATE ?? false,
     });
   }
 }

@@ -10,6 +10,7 @@ import {
   DelayedJobs,
   JobName,
   notFound,
+  OutboundError,
   Outbox,
   validationFailed,
   type Principal,
@@ -49,7 +50,7 @@ import {
   updateEndpointStatement,
 } from '../webhooks.sql';
 import { deliveryJobId, WebhookDispatcher } from './webhook-dispatcher';
-import { AddressRefused, WebhookTransport } from './webhook-transport';
+import { WebhookTransport } from './webhook-transport';
 
 export interface NewEndpoint {
   url: string;
@@ -282,14 +283,17 @@ export class WebhookEndpointsService {
     return row;
   }
 
-  /** The URL rules, then its host's addresses (no private ones unless WEBHOOK_ALLOW_PRIVATE): 400 at `url`. */
+  /**
+   * The URL rules, then the outbound guard's (every address of its host public unless
+   * OUTBOUND_ALLOW_PRIVATE; a host that does not resolve too): 400 at `url`.
+   */
   private async checkedUrl(raw: string): Promise<string> {
     const problem = urlProblem(raw, this.config.webhookAllowInsecure);
     if (problem) throw validationFailed([{ path: 'url', message: problem }]);
     try {
-      await this.transport.checkedAddress(new URL(raw), 5_000);
+      await this.transport.check(raw, 5_000);
     } catch (err) {
-      if (err instanceof AddressRefused)
+      if (err instanceof OutboundError)
         throw validationFailed([{ path: 'url', message: `url: ${err.message}` }]);
       throw err;
     }

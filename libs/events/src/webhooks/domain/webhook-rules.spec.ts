@@ -1,7 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import {
   isEventPattern,
-  isPrivateAddress,
   matchesEvent,
   MAX_ATTEMPTS,
   newWebhookSecret,
@@ -54,32 +53,6 @@ describe('webhook rules', () => {
     expect(isEventPattern('lead.nope')).toBe(false);
     expect(isEventPattern('nope.*')).toBe(false);
     expect(isEventPattern('ping.*')).toBe(false);
-  });
-
-  it('refuses private, loopback, link-local and metadata addresses, mapped IPv6 included', () => {
-    for (const address of [
-      '127.0.0.1',
-      '10.0.0.5',
-      '172.31.255.255',
-      '192.168.1.1',
-      '169.254.169.254',
-      '100.64.0.1',
-      '0.0.0.0',
-      '224.0.0.1',
-      '::1',
-      '::',
-      'fd00:ec2::254',
-      'fc00::1',
-      'fe80::1',
-      '::ffff:127.0.0.1',
-      '::ffff:7f00:1',
-      '::ffff:a9fe:a9fe',
-      '64:ff9b::10.0.0.1',
-      'not an address',
-    ])
-      expect([address, isPrivateAddress(address)]).toEqual([address, true]);
-    for (const address of ['93.184.215.14', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])
-      expect([address, isPrivateAddress(address)]).toEqual([address, false]);
   });
 
   it('takes https; http only to localhost when allowed; no credentials', () => {
