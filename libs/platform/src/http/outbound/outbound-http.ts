@@ -1,5 +1,5 @@
 import { request, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import { isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { isLocalName, isPrivateAddress, legacyIpv4 } from './address-rules';
@@ -186,13 +186,14 @@ function send(
     if (options.body !== undefined) headers['content-length'] = Buffer.byteLength(options.body);
     headers.host = url.host;
     let req: ClientRequest;
+    let socket: Socket | undefined;
     try {
       req = request({
         method: options.method,
         path: `${url.pathname}${url.search}`,
         headers,
         // no agent: this connection only, to the checked address, closed after the answer
-        createConnection: () => connector.connect(target),
+        createConnection: () => (socket = connector.connect(target)),
       });
     } catch {
       return reject(new OutboundError('could not connect'));
@@ -208,6 +209,7 @@ function send(
     );
     req.on('error', () => {
       clearTimeout(timer);
+      socket?.destroy(); // a parse error (no HTTP on that port) leaves it open
       reject(new OutboundError(timedOut ? 'timed out' : 'could not connect'));
     });
     req.on('response', (res: IncomingMessage) => {
