@@ -56,7 +56,9 @@ export class PropertyFeedsController {
     description:
       'Admins. `source` `kyero` (Kyero v3 XML), `redsp` (REDSP XML) or `jsonfeed` (JSON Lines, see the ' +
       'README), `url` http or https, `refreshMinutes` 60-10080 (default 360). The first import is due ' +
-      'at once and runs within a minute; each import replaces the listings of that source.',
+      'at once and runs within a minute; each import replaces the listings of that source. A `url` ' +
+      'without credentials whose host resolves only to public addresses: a private, loopback, ' +
+      'link-local or metadata one is 400 VALIDATION_FAILED at `url` (`url: address not allowed`).',
   })
   @Session()
   @AdminOnly()
@@ -71,7 +73,8 @@ export class PropertyFeedsController {
   @ApiOperation({
     summary: 'Change a property feed',
     description:
-      'Admins. A new `url` is imported at once; a new `refreshMinutes` counts from the last import.',
+      'Admins. A new `url` is imported at once (checked as at connect: an internal address is 400 at ' +
+      '`url`); a new `refreshMinutes` counts from the last import.',
   })
   @Session()
   @AdminOnly()
@@ -107,9 +110,10 @@ export class PropertyFeedsController {
   @ApiOperation({
     summary: 'Import a property feed now',
     description:
-      'Admins. Downloads (30 s, 50 MB at most) and imports the feed before answering: 200 with the ' +
-      'outcome, a failed download or malformed document included (`import.status` `failed`, nothing ' +
-      'changed). The next periodic import counts from now.',
+      'Admins. Downloads (30 s, 50 MB, 3 redirects at most) and imports the feed before answering: 200 ' +
+      'with the outcome, a failed download or malformed document included (`import.status` `failed`, ' +
+      'nothing changed; a host or redirect that now reaches an internal address: `address not allowed`). ' +
+      'The next periodic import counts from now.',
   })
   @HttpCode(200)
   @Session()

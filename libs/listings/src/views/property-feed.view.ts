@@ -64,8 +64,9 @@ export class PropertyFeedView implements PropertyFeedJson {
     type: String,
     nullable: true,
     description:
-      'Why the last import failed (download, HTTP status, size, time or a malformed document); after ' +
-      'an `ok` import, which entries were skipped, if any.',
+      'Why the last import failed (download, HTTP status, size, time, a malformed document, or the ' +
+      "outbound guard's refusal: `address not allowed`, `too many redirects`); never what the feed's " +
+      'host answered. After an `ok` import, which entries were skipped, if any.',
   })
   lastError: string | null;
   @ApiProperty({ type: 'integer', description: 'Live listings the last successful import left.' })
