@@ -443,6 +443,9 @@ const ALIASES = {
   members: 'userId',
   assignee: 'userId',
   agentUser: 'userId',
+  hostUser: 'userId',
+  attendeeUser: 'userId',
+  propertyListing: 'listingId',
   owner: 'userId',
   property: 'listingId',
   properties: 'listingId',
@@ -825,6 +828,13 @@ function stringArb(schema) {
     default:
       break;
   }
+  if (typeof schema.example === 'string' && !schema.enum) {
+    // the document's own example (a date, a zone, a source): often the only shape a rule takes
+    return fc.oneof(
+      { weight: 1, arbitrary: fc.constant(schema.example) },
+      { weight: 2, arbitrary: stringArb({ ...schema, example: undefined }) },
+    );
+  }
   if (schema.pattern) {
     try {
       return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length <= maxLength);
@@ -1158,10 +1168,12 @@ const encodeQueryValue = (v) =>
 
 function materialize(op, draft, world, files) {
   let pathText = op.template;
+  const named = []; // [pool, value] of the drawn path values, kept when the answer is a 2xx
   for (const [name, raw] of Object.entries(draft.pathValues)) {
     const value = resolvePools(raw, world);
-    const text =
-      value && typeof value === 'object' && '$raw' in value ? value.$raw : encodeURIComponent(String(value));
+    const isRaw = value && typeof value === 'object' && '$raw' in value;
+    const text = isRaw ? value.$raw : encodeURIComponent(String(value));
+    if (!isRaw) named.push([poolOfParam(op.template, name), value]);
     pathText = pathText.replace(`{${name}}`, text === '' ? 'x' : text);
   }
   const query = [];
@@ -1249,7 +1261,7 @@ function materialize(op, draft, world, files) {
     if (contentType) headers['content-type'] = contentType;
   }
   const target = pathText + (query.length ? `?${query.join('&')}` : '');
-  return { method: op.method, path: target, headers, body: payload };
+  return { method: op.method, path: target, headers, body: payload, named };
 }
 
 function multipartBody(spec, files) {
@@ -1353,6 +1365,7 @@ async function main() {
     const files = await sampleFiles();
     const arbs = ops.map((op) => requestArb(doc, op, tools));
     await warmUp(api.base, ops, arbs, world, files);
+    await seedRecords(api.base, world, files);
     const queues = ops.map(() => []);
     let drawSeed = SEED;
     const draftOf = (i) => {
@@ -1409,6 +1422,8 @@ async function main() {
         if (res.status >= 200 && res.status < 300) {
           const body = json(res);
           if (body && op.method !== 'DELETE') world.harvest(op.template, body);
+          // an upsert by external id made that id real
+          if (op.method === 'PUT') for (const [pool, value] of request.named) world.add(pool, value);
         }
         if (res.status >= 500 || res.status === 0) {
           if (res.status === 0) noAnswer++;
@@ -1464,6 +1479,8 @@ async function main() {
         .map(([name]) => name),
       byOperation: counts.byOperation,
     };
+    await sleep(500); // the API's last log lines
+    summary.databaseRefusals = databaseRefusals(apiLog);
     fs.writeFileSync(path.join(OUT, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
     printSummary(summary);
     process.exitCode = fivexx + noAnswer > 0 ? 1 : 0;
@@ -1495,10 +1512,12 @@ async function warmUp(base, ops, arbs, world, files) {
       for (const draft of fc.sample(arbs[i], { numRuns: 30, seed: SEED + i })) {
         draft.cred = ADMIN_KIND[op.credential];
         draft.mutations = [];
-        const res = await send(base, materialize(op, draft, world, files));
+        const request = materialize(op, draft, world, files);
+        const res = await send(base, request);
         if (res.status >= 200 && res.status < 300) {
           const body = json(res);
           if (body) world.harvest(op.template, body);
+          if (op.method === 'PUT') for (const [pool, value] of request.named) world.add(pool, value);
           made++;
           if (++created >= 3) break;
         }
@@ -1507,6 +1526,80 @@ async function warmUp(base, ops, arbs, world, files) {
   }
   const sizes = [...world.pools].map(([name, set]) => `${name} ${set.size}`);
   log(`warm-up: ${made} records made; real ids: ${sizes.join(', ')}`);
+}
+
+/**
+ * Records the drawn bodies seldom make (their rules reach past the schema): brochures of own
+ * listings, shared documents, open houses, collection items, a webhook endpoint, uploaded photos.
+ */
+async function seedRecords(base, world, files) {
+  const key = world.creds['key-admin'];
+  const session = world.creds['session-admin'];
+  const listings = [...(world.pools.get('listingId') ?? [])].slice(0, 12);
+  const tomorrow = new Date(Date.now() + 86_400_000);
+  const post = async (target, token, body, pool) => {
+    const res = await call(base, 'POST', target, { token, body });
+    if (res.status >= 200 && res.status < 300 && res.body) {
+      world.harvest(pool ?? target, res.body);
+      return res.body;
+    }
+    return null;
+  };
+  for (const id of listings.slice(0, 3))
+    await post('/v1/brochures', key, { listings: [{ source: 'internal', id }], title: 'Fuzz brochure' });
+  for (const id of [...(world.pools.get('documentId') ?? [])].slice(0, 3))
+    await post(`/v1/documents/${id}/share`, key, {}, '/v1/documents');
+  let openHouses = 0;
+  for (const id of listings) {
+    if (openHouses >= 2) break;
+    const made = await post('/network/open-houses', session, {
+      propertyListingId: id,
+      startsAt: tomorrow.toISOString(),
+      endsAt: new Date(tomorrow.getTime() + 7_200_000).toISOString(),
+      timezone: 'Europe/Madrid',
+    });
+    if (made) openHouses++;
+  }
+  for (const collectionId of [...(world.pools.get('collectionId') ?? [])].slice(0, 2))
+    for (const id of listings.slice(0, 2))
+      await post(`/network/collections/${collectionId}/items`, session, { source: 'internal', id });
+  await post('/v1/webhook-endpoints', key, { url: 'https://example.com/hooks/fuzz', events: ['*'] });
+  const boundary = 'fuzzseed';
+  const form = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    ),
+    files.jpeg,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const upload = await send(base, {
+    method: 'POST',
+    path: '/properties/media/upload',
+    headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body: form,
+  });
+  if (upload.status === 201) world.harvest('/media', json(upload));
+  const sizes = [...world.pools].map(([name, set]) => `${name} ${set.size}`);
+  log(`seeded records; real ids: ${sizes.join(', ')}`);
+}
+
+/**
+ * The 4xx answers the database's refusal decided (logged at warn as "request refused by the
+ * database"): each names a rule missing in front of a statement, by route and SQLSTATE.
+ */
+function databaseRefusals(logFile) {
+  const found = {};
+  for (const line of fs.readFileSync(logFile, 'utf8').split('\n')) {
+    if (!line.includes('request refused by the database')) continue;
+    try {
+      const entry = JSON.parse(line);
+      const name = `${entry.method} ${entry.route} ${entry.err?.code ?? ''}`;
+      found[name] = (found[name] ?? 0) + 1;
+    } catch {
+      // not a log line of ours
+    }
+  }
+  return found;
 }
 
 /** The error code of an answer in either shape (the envelope's or the listing families' legacy one). */
@@ -1540,6 +1633,11 @@ function printSummary(s) {
     `By status: ${Object.entries(s.byStatus)
       .map(([status, n]) => `${status} ${n}`)
       .join(', ')}`,
+    `Refused by the database (a rule missing before a statement): ${
+      Object.entries(s.databaseRefusals)
+        .map(([name, n]) => `${name} × ${n}`)
+        .join(', ') || 'none'
+    }`,
     `Operations never answered 2xx (${s.operationsWithout2xx.length} of ${s.operations}): ${s.operationsWithout2xx.join(', ')}`,
   ];
   console.log(lines.join('\n'));

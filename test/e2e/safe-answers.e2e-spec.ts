@@ -260,6 +260,36 @@ describe('pages and answers served safely', () => {
       expect(res.body.error.message).toBe('Document not found.');
     });
 
+    it('a lone surrogate in a string (an email checked by validator) → 400 naming it, not 500', async () => {
+      const res = await t.http
+        .post('/v1/leads')
+        .auth(key, { type: 'bearer' })
+        .send({ firstName: 'Ana', lastName: 'Ruiz', email: 'a\ud800@x.es', phoneNumber: '+34600000000' });
+      expectError(res, 400, 'VALIDATION_FAILED');
+      expect(res.body.error.details.issues).toEqual([
+        { path: 'email', message: 'must be well-formed Unicode text (a lone surrogate)' },
+      ]);
+    });
+
+    it('pinning a document deleted since it was read (its key fails at COMMIT) → 409, not 500', async () => {
+      const { id } = await seedDocument(t, admin, { visibility: 'organization' });
+      const documents = t.get(DocumentRepository);
+      const read = documents.findInOrg.bind(documents);
+      jest.spyOn(documents, 'findInOrg').mockImplementationOnce(async (...args) => {
+        const found = await read(...args);
+        await sql(t, 'delete from documents where id = ?', [id]);
+        return found;
+      });
+      const res = await t.http.put(`/documents/${id}/pin`).auth(admin.token, { type: 'bearer' });
+      expectError(res, 409, 'CONFLICT');
+      expect(res.body.error.message).toBe(
+        'A record this request names changed meanwhile; read it again before retrying.',
+      );
+      // and a retry finds it gone
+      const again = await t.http.put(`/documents/${id}/pin`).auth(admin.token, { type: 'bearer' });
+      expectError(again, 404, 'NOT_FOUND');
+    });
+
     it.each([
       ['gzip', gzipSync(Buffer.from('{"firstName":"Ana"}')).subarray(0, 12)],
       ['deflate', Buffer.from('not deflated at all')],

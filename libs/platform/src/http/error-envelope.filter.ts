@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { AppConfig } from '../config/app-config';
 import { loggableError } from '../errors/loggable-error';
 import type { ErrorBody } from '../errors/error-codes';
+import { databaseRefusal } from './database-refusal';
 import { toErrorBody } from './error-body';
 import { isListingPath, ListingRouteScopes, toLegacyBody } from './error-legacy';
 import { AuthedRequest } from '../auth/access.decorators';
@@ -16,7 +17,8 @@ import { elapsedMs, REQUEST_ID_HEADER } from './request-id.middleware';
  * paths in the legacy shape `{ statusCode, code, message, missingScopes, requiredScopes }`, with
  * the same headers), and logs one line per
  * such answer: a 4xx at info, a 5xx at error with the error's class, SQLSTATE, statement shape and
- * stack frames (never echoed to the client). The line names the method, route template, status,
+ * stack frames (never echoed to the client); a value or race the database refused answers 4xx
+ * (`databaseRefusal`) and is logged at warn with the same detail. The line names the method, route template, status,
  * code, duration, request id and key id; no credential, no value, no body (`loggableError`).
  */
 @Catch()
@@ -34,7 +36,8 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
   catch(err: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const req = host.switchToHttp().getRequest<Request>();
-    const { body, headers } = toErrorBody(err);
+    const refusal = databaseRefusal(err);
+    const { body, headers } = toErrorBody(refusal ?? err);
     const requestId = res.getHeader(REQUEST_ID_HEADER);
     const { principal, integration } = req as Request & AuthedRequest;
     const line = {
@@ -49,6 +52,8 @@ export class ErrorEnvelopeFilter implements ExceptionFilter {
     };
     if (body.status >= 500) {
       this.log.error({ ...line, err: loggableError(err) }, 'request failed');
+    } else if (refusal) {
+      this.log.warn({ ...line, err: loggableError(err) }, 'request refused by the database');
     } else {
       this.log.log(line, 'request refused');
     }

@@ -14,7 +14,7 @@ import {
 } from 'class-validator';
 import { DomainError } from '../errors/domain-error';
 import {
-  findNulCharacter,
+  findUnstorableText,
   flattenValidationErrors,
   NullableBody,
   RequestValidationPipe,
@@ -214,17 +214,36 @@ describe('RequestValidationPipe', () => {
   });
 });
 
-describe('findNulCharacter', () => {
+describe('findUnstorableText', () => {
+  const NUL = 'must not contain a NUL character';
+  const LONE = 'must be well-formed Unicode text (a lone surrogate)';
+
   it('names the first string holding a NUL character, nested ones too', () => {
-    expect(findNulCharacter({ a: 'ok', b: [{ c: 'x' }, { c: 'y\u0000' }], d: '\u0000' })).toBe('b.1.c');
-    expect(findNulCharacter('\u0000')).toBe('');
-    expect(findNulCharacter({ a: ['fine', null, 3] })).toBeNull();
+    expect(findUnstorableText({ a: 'ok', b: [{ c: 'x' }, { c: 'y\u0000' }], d: '\u0000' })).toEqual({
+      path: 'b.1.c',
+      message: NUL,
+    });
+    expect(findUnstorableText('\u0000')).toEqual({ path: '', message: NUL });
+    expect(findUnstorableText({ a: ['fine', null, 3] })).toBeNull();
+  });
+
+  it('a lone surrogate, either half; a pair (an emoji) is fine', () => {
+    expect(findUnstorableText({ email: 'a\ud800@b.es' })).toEqual({ path: 'email', message: LONE });
+    expect(findUnstorableText(['\udc00x'])).toEqual({ path: '0', message: LONE });
+    expect(findUnstorableText({ a: '\ud83d\ude00 ok', b: 'Málaga' })).toBeNull();
+  });
+
+  it("a field's name too (free-form objects are stored as jsonb)", () => {
+    expect(findUnstorableText({ meta: { 'k\u0000': 1 } })).toEqual({
+      path: 'meta.k\u0000',
+      message: `field name ${NUL}`,
+    });
   });
 
   it('reaches any depth without overflowing the stack', () => {
     let deep: unknown = 'x\u0000';
     for (let i = 0; i < 20_000; i++) deep = [deep];
-    expect(findNulCharacter({ a: deep })).toBe(`a${'.0'.repeat(20_000)}`);
+    expect(findUnstorableText({ a: deep })?.path).toBe(`a${'.0'.repeat(20_000)}`);
   });
 });
 

@@ -30,19 +30,36 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
 const isMissing = (error: ValidationError): boolean =>
   Object.prototype.hasOwnProperty.call(error, 'value') && error.value === undefined;
 
-/** Path of the first string holding a NUL character (PostgreSQL text cannot store one), if any. */
-export function findNulCharacter(value: unknown): string | null {
+/** A UTF-16 surrogate without its pair: no Unicode text holds one (`JSON.parse('"\\ud800"')` makes it). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Path of the first string (a value, or a field's name) that the database cannot store as text,
+ * and why, if any: a NUL character (PostgreSQL text and jsonb refuse it), or a lone surrogate
+ * (validator's rules throw on one; the driver would store U+FFFD in its place).
+ */
+export function findUnstorableText(value: unknown): { path: string; message: string } | null {
+  const problem = (text: string): string | null =>
+    text.includes('\u0000')
+      ? 'must not contain a NUL character'
+      : LONE_SURROGATE.test(text)
+        ? 'must be well-formed Unicode text (a lone surrogate)'
+        : null;
   const pending: [unknown, string][] = [[value, '']];
   while (pending.length > 0) {
     const [item, path] = pending.pop() as [unknown, string];
     if (typeof item === 'string') {
-      if (item.includes('\u0000')) return path;
+      const message = problem(item);
+      if (message) return { path, message };
     } else if (item !== null && typeof item === 'object') {
       // reversed onto the stack, so the first field is looked at first
       const entries = Object.entries(item);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i];
-        pending.push([child, path ? `${path}.${key}` : key]);
+        const childPath = path ? `${path}.${key}` : key;
+        const message = problem(key);
+        if (message) return { path: childPath, message: `field name ${message}` };
+        pending.push([child, childPath]);
       }
     }
   }
@@ -111,8 +128,8 @@ export class RequestValidationPipe extends ValidationPipe {
     if (metadata.type === 'param' && this.isPrimitiveOrBuiltin(metadata.metatype)) return value;
     const isDto = typeof metadata.metatype === 'function' && !this.isPrimitiveOrBuiltin(metadata.metatype);
     if (metadata.type === 'body' || metadata.type === 'query') {
-      const path = findNulCharacter(value);
-      if (path !== null) throw validationFailed([{ path, message: 'must not contain a NUL character' }]);
+      const unstorable = findUnstorableText(value);
+      if (unstorable !== null) throw validationFailed([unstorable]);
     }
     if (metadata.type === 'body' && isDto) {
       if (value === undefined) value = {};
