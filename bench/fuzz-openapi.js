@@ -376,11 +376,21 @@ class World {
         if (m && (typeof value === 'string' || typeof value === 'number')) this.add(poolOf(m[1]), value);
       }
       if (typeof object.slug === 'string') this.add('slug', object.slug);
-      if (typeof object.shareToken === 'string') this.add('token', object.shareToken);
-      if (typeof object.url === 'string') {
-        const share = /\/d\/([A-Za-z0-9_-]+)$/.exec(object.url);
-        if (share) this.add('token', share[1]);
-      }
+      for (const value of Object.values(object)) if (typeof value === 'string') this.harvestUrl(value);
+    }
+  }
+
+  /** The public links in an answer: a share's token, a brochure's slug, a media file's parts. */
+  harvestUrl(text) {
+    let m;
+    if ((m = /\/d\/([A-Za-z0-9_-]+)$/.exec(text))) this.add('token', m[1]);
+    else if ((m = /\/b\/([a-z0-9-]+)$/.exec(text))) this.add('slug', m[1]);
+    else if ((m = /\/media\/([0-9a-f-]{36})\/([^/?#]+)$/.exec(text))) {
+      this.add('mediaId', m[1]);
+      this.add('fileId', m[2]);
+    } else if ((m = /\/media\/([0-9a-f-]{36})\.(\w+)$/.exec(text))) {
+      this.add('mediaId', m[1]);
+      this.add('extId', m[2]);
     }
   }
 
@@ -1377,6 +1387,7 @@ async function main() {
     const failures = fs.createWriteStream(path.join(OUT, 'failures.ndjson'));
     const trace = TRACE ? fs.createWriteStream(path.join(OUT, 'trace.ndjson')) : null;
     let fivexx = 0;
+    const headerFailures = {};
     let noAnswer = 0;
     let clientRefused = 0;
     let sent = 0;
@@ -1413,6 +1424,10 @@ async function main() {
         counts.byStatus[res.status] = (counts.byStatus[res.status] ?? 0) + 1;
         const perOp = (counts.byOperation[op.name] ??= {});
         perOp[cls] = (perOp[cls] ?? 0) + 1;
+        for (const failure of headerProblems(request.path, res)) {
+          const name = `${op.name}: ${failure}`;
+          headerFailures[name] = (headerFailures[name] ?? 0) + 1;
+        }
         const code = res.status >= 400 ? errorCodeOf(res) : '';
         const statusCode = `${res.status}${code ? ` ${code}` : ''}`;
         counts.byCode[statusCode] = (counts.byCode[statusCode] ?? 0) + 1;
@@ -1474,6 +1489,7 @@ async function main() {
       byCode: Object.fromEntries(Object.entries(counts.byCode).sort((a, b) => b[1] - a[1])),
       fivexx,
       noAnswer,
+      headerFailures,
       operationsWithout2xx: Object.entries(counts.byOperation)
         .filter(([, c]) => !c['2xx'])
         .map(([name]) => name),
@@ -1483,7 +1499,7 @@ async function main() {
     summary.databaseRefusals = databaseRefusals(apiLog);
     fs.writeFileSync(path.join(OUT, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
     printSummary(summary);
-    process.exitCode = fivexx + noAnswer > 0 ? 1 : 0;
+    process.exitCode = fivexx + noAnswer + Object.keys(headerFailures).length > 0 ? 1 : 0;
   } finally {
     await stop();
   }
@@ -1584,6 +1600,32 @@ async function seedRecords(base, world, files) {
 }
 
 /**
+ * What every answer must carry (docs/security/headers-and-input.md): nosniff, a CSP with
+ * `frame-ancestors 'none'` and no inline script, and `no-store` except on media files and
+ * Swagger UI's static files.
+ */
+function headerProblems(target, res) {
+  if (res.status <= 0) return [];
+  const problems = [];
+  const h = res.headers;
+  if (h['x-content-type-options'] !== 'nosniff') problems.push('no nosniff');
+  const csp = h['content-security-policy'] ?? '';
+  if (!/frame-ancestors 'none'/.test(csp)) problems.push('no CSP frame-ancestors');
+  const directives = Object.fromEntries(
+    csp.split(';').map((part) => {
+      const [name, ...values] = part.trim().split(/\s+/);
+      return [name, values];
+    }),
+  );
+  const scripts = directives['script-src'] ?? directives['default-src'] ?? ['*'];
+  if (scripts.includes("'unsafe-inline'") || scripts.includes('*')) problems.push('inline script allowed');
+  const cacheable =
+    target.startsWith('/media/') || /^\/docs\/.+\.(js|css|png|html)$/.test(target.split('?')[0]);
+  if (!cacheable && h['cache-control'] !== 'no-store') problems.push(`cache-control ${h['cache-control']}`);
+  return problems;
+}
+
+/**
  * The 4xx answers the database's refusal decided (logged at warn as "request refused by the
  * database"): each names a rule missing in front of a statement, by route and SQLSTATE.
  */
@@ -1633,6 +1675,11 @@ function printSummary(s) {
     `By status: ${Object.entries(s.byStatus)
       .map(([status, n]) => `${status} ${n}`)
       .join(', ')}`,
+    `Header rules broken: ${
+      Object.entries(s.headerFailures)
+        .map(([name, n]) => `${name} × ${n}`)
+        .join(', ') || 'none'
+    }`,
     `Refused by the database (a rule missing before a statement): ${
       Object.entries(s.databaseRefusals)
         .map(([name, n]) => `${name} × ${n}`)
