@@ -16,7 +16,14 @@ import {
   expectValidation,
   TestApp,
 } from '../fixtures';
-import { photoBytes, pngHeaderBytes } from '../fixtures/images';
+import {
+  gifHeaderBytes,
+  gifWithMetadata,
+  isoBmffBytes,
+  photoBytes,
+  pngHeaderBytes,
+  tiffBytes,
+} from '../fixtures/images';
 
 /**
  * What is kept of an uploaded image (docs/security/uploaded-images.md): a listing photo with GPS
@@ -209,6 +216,115 @@ describe('Uploaded images: kept clean', () => {
       'bomb.png',
     );
     expectValidation(bomb, 'file');
+  });
+
+  describe('a document’s other images', () => {
+    const uploadDocument = (bytes: Buffer, filename: string, contentType = 'application/octet-stream') =>
+      asSession(t.http.post('/documents/files'), a.member).attach('file', bytes, { filename, contentType });
+    const kept = async (res: { body: { id: string } }) =>
+      (await t.get(BlobStorage).get(res.body.id)) as Buffer;
+    const noTrace = (bytes: Buffer) =>
+      ['SN-0042', 'GPS', 'Canon'].filter((text) => bytes.includes(Buffer.from(text)));
+
+    it('a TIFF with GPS EXIF (sent as image/jpeg) is kept as a clean TIFF, every page', async () => {
+      const bytes = tiffBytes(
+        [
+          { width: 400, height: 300 },
+          { width: 400, height: 300 },
+        ],
+        { gps: true },
+      );
+      expect(await exifr.gps(bytes)).toBeDefined();
+      const res = await uploadDocument(bytes, 'scan.tif', 'image/jpeg').expect(201);
+      const file = await kept(res);
+      expect(noTrace(file)).toEqual([]);
+      expect(await exifr.gps(file)).toBeUndefined();
+      expect(await sharp(file).metadata()).toMatchObject({
+        format: 'tiff',
+        width: 400,
+        height: 300,
+        pages: 2,
+      });
+      expect(res.body).toMatchObject({
+        kind: 'file',
+        sizeBytes: file.length,
+        file: { fileName: 'scan.tif', mimeType: 'image/tiff' },
+      });
+    });
+
+    it('an animated GIF keeps its frames, not its comment or XMP; an AVIF with GPS is kept as a JPEG', async () => {
+      const frames = await Promise.all(
+        ['#ff0000', '#00ff00'].map((colour) =>
+          sharp({ create: { width: 200, height: 150, channels: 3, background: colour } })
+            .png()
+            .toBuffer(),
+        ),
+      );
+      const gif = gifWithMetadata(
+        await sharp(frames, { join: { animated: true } })
+          .gif({ delay: [200, 400] })
+          .toBuffer(),
+      );
+      const sentGif = await uploadDocument(gif, 'tour.gif', 'image/gif').expect(201);
+      const keptGif = await kept(sentGif);
+      expect(noTrace(keptGif)).toEqual([]);
+      expect(await sharp(keptGif).metadata()).toMatchObject({ format: 'gif', pages: 2, delay: [200, 400] });
+      expect(sentGif.body.file.mimeType).toBe('image/gif');
+
+      const avif = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#3366cc' } })
+        .withExifMerge(GPS_EXIF)
+        .avif()
+        .toBuffer();
+      const sentAvif = await uploadDocument(avif, 'garden.avif', 'image/avif').expect(201);
+      const keptAvif = await kept(sentAvif);
+      await expectClean(keptAvif);
+      expect(await sharp(keptAvif).metadata()).toMatchObject({ format: 'jpeg', width: 640, height: 480 });
+      expect(sentAvif.body.file).toEqual({ fileName: 'garden.avif', mimeType: 'image/jpeg' });
+    });
+
+    it('HEIC and camera raw files → 400 VALIDATION_FAILED naming file, nothing kept', async () => {
+      const put = jest.spyOn(t.get(BlobStorage), 'put');
+      try {
+        for (const [bytes, name, message] of [
+          [
+            isoBmffBytes('heic', ['mif1', 'heic']),
+            'IMG_0001.HEIC',
+            'HEIC photos cannot be cleaned of their location; send JPEG or PNG',
+          ],
+          [
+            isoBmffBytes('mif1', ['heic']),
+            'photo.jpg',
+            'HEIC photos cannot be cleaned of their location; send JPEG or PNG',
+          ],
+          [
+            tiffBytes([{ width: 160, height: 120 }], { preview: true, gps: true }),
+            'DSC_0001.NEF',
+            'camera raw files cannot be cleaned of their location; send JPEG, PNG or TIFF',
+          ],
+        ] as const) {
+          const res = await uploadDocument(bytes, name, 'image/jpeg');
+          expectValidation(res, 'file');
+          expect(res.body.error.details.issues).toEqual([{ path: 'file', message }]);
+        }
+        const bomb = await uploadDocument(gifHeaderBytes(4000, 4000, 5), 'bomb.gif');
+        expectValidation(bomb, 'file');
+        expect(bomb.body.error.details.issues[0].message).toContain('4000x4000, 5 pages');
+        expect(put).not.toHaveBeenCalled();
+      } finally {
+        put.mockRestore();
+      }
+    });
+
+    it('an SVG or a video is kept as sent (document files are never served)', async () => {
+      const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+      const res = await uploadDocument(svg, 'plan.svg', 'image/svg+xml').expect(201);
+      expect((await kept(res)).equals(svg)).toBe(true);
+      expect(res.body.file).toEqual({ fileName: 'plan.svg', mimeType: 'image/svg+xml' });
+      const video = isoBmffBytes('isom', ['mp42']);
+      expect(
+        (await kept(await uploadDocument(video, 'tour.mp4', 'video/mp4').expect(201))).equals(video),
+      ).toBe(true);
+    });
   });
 
   /** A photo stored the way uploads were before the cleaning: `files` null, the upload as sent. */

@@ -12,8 +12,9 @@ import {
   notFound,
   preparedRows,
   Principal,
-  readImageHeader,
-  sniffImageType,
+  readDocumentImageHeader,
+  sniffDocumentImage,
+  type UncleanableImage,
   UnreadableImageError,
   validationFailed,
 } from '@app/platform';
@@ -174,8 +175,8 @@ export class DocumentLibraryService {
 
   /**
    * A pdf or file document: private, its bytes behind `BlobStorage` (key = its id), body `""`,
-   * `sizeBytes` the kept file's size, title the file's name unless sent. A JPEG, PNG or WebP (by its
-   * bytes) is kept as its clean re-encode (`cleanUpload`).
+   * `sizeBytes` the kept file's size, title the file's name unless sent. An image (by its bytes) is
+   * kept as its clean re-encode (`cleanUpload`).
    */
   async upload(
     actor: Principal,
@@ -275,15 +276,24 @@ export class DocumentLibraryService {
   }
 }
 
+/** Why an image whose location cannot be removed here is refused, by kind. */
+export const UNCLEANABLE_IMAGE: Record<UncleanableImage, string> = {
+  heic: 'HEIC photos cannot be cleaned of their location; send JPEG or PNG',
+  'camera-raw': 'camera raw files cannot be cleaned of their location; send JPEG, PNG or TIFF',
+};
+
 /**
- * The bytes a document keeps: an image by its content (JPEG, PNG, WebP) re-encoded clean (no EXIF
- * position, serial or time, no XMP, IPTC or ICC; oriented; sRGB) under its real type, else the
- * bytes as sent. An image past the pixel limit or that cannot be decoded → 400 naming `file`
- * (docs/security/uploaded-images.md).
+ * The bytes a document keeps: an image by its content (JPEG, PNG, WebP, TIFF, GIF, AVIF) re-encoded
+ * clean (no EXIF position, serial or time, no XMP, IPTC or ICC; oriented; sRGB; every page or
+ * frame), else the bytes as sent. An image past the pixel limit, that cannot be decoded, or whose
+ * location cannot be removed (HEIC, camera raw) → 400 naming `file` (docs/security/uploaded-images.md).
  */
 async function cleanUpload(bytes: Buffer): Promise<{ bytes: Buffer; mimeType?: string }> {
-  if (!sniffImageType(bytes)) return { bytes };
-  const header = await readImageHeader(bytes);
+  const sniffed = sniffDocumentImage(bytes);
+  if (!sniffed) return { bytes };
+  if (sniffed === 'heic' || sniffed === 'camera-raw')
+    throw validationFailed([{ path: 'file', message: UNCLEANABLE_IMAGE[sniffed] }]);
+  const header = await readDocumentImageHeader(bytes, sniffed);
   if (isImageRefusal(header)) throw validationFailed([{ path: 'file', message: header.message }]);
   try {
     const clean = await cleanImage(bytes, header);

@@ -136,10 +136,13 @@ export class DocumentLibraryController {
     description:
       'Multipart: `file` (at most 25 MB), `title?` (default: the file’s name), `folderId?`. A private ' +
       'document of kind `pdf` when the bytes start `%PDF-`, else `file`; body `""`, `sizeBytes` the ' +
-      'kept file’s size, `file {fileName, mimeType}`. The bytes are kept and never returned. A JPEG, ' +
-      'PNG or WebP (told by its bytes) is kept as a clean re-encode in its own type (orientation ' +
-      'applied, sRGB, no EXIF, XMP, IPTC or ICC metadata; `mimeType` its real type): over 64 ' +
-      'megapixels or not decodable → 400 VALIDATION_FAILED naming `file`.',
+      'kept file’s size, `file {fileName, mimeType}`. The bytes are kept and never returned. An ' +
+      'image (told by its bytes, not its name or declared type) is kept as a clean re-encode ' +
+      '(orientation applied, sRGB, no EXIF, XMP, IPTC or ICC metadata; `mimeType` its real type): ' +
+      'JPEG, PNG and WebP in their own type; TIFF as TIFF with every page; GIF with every frame; AVIF ' +
+      'as JPEG (PNG when it has transparency). Over 64 megapixels (all frames; a TIFF 64 a page, 512 ' +
+      'in all), not decodable, or an image whose location cannot be removed here (HEIC, camera raw ' +
+      'files) → 400 VALIDATION_FAILED naming `file`. Other files (PDF, SVG, video, …) are kept as sent.',
   })
   @LibraryRoute()
   @MultipartUpload({
@@ -150,7 +153,7 @@ export class DocumentLibraryController {
   })
   @ApiCreatedResponse({ type: DocumentView })
   @ApiBadRequestErrors(
-    'VALIDATION_FAILED also when the `file` part is missing, or an image is over 64 megapixels or cannot be decoded.',
+    'VALIDATION_FAILED also when the `file` part is missing, or an image is over 64 megapixels, cannot be decoded, or is a HEIC or camera raw file (`HEIC photos cannot be cleaned of their location; send JPEG or PNG`).',
   )
   @ApiNotFoundError('Folder', `when \`folderId\` is absent or another agency's`)
   upload(

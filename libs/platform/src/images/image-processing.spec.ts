@@ -1,14 +1,24 @@
 import exifr from 'exifr';
 import sharp from 'sharp';
-import { photoBytes, pngHeaderBytes } from '../../../../test/fixtures/images';
+import {
+  gifHeaderBytes,
+  gifWithMetadata,
+  isoBmffBytes,
+  photoBytes,
+  pngHeaderBytes,
+  tiffBytes,
+} from '../../../../test/fixtures/images';
 import {
   cleanImage,
+  type DocumentImageHeader,
   type ImageHeader,
   isImageRefusal,
   processImage,
+  readDocumentImageHeader,
   readImageHeader,
   variantWidths,
 } from './image-processing';
+import { type DocumentImageType, sniffDocumentImage } from './image-types';
 
 /** Where the test photo was taken (Málaga), as EXIF rationals. */
 const GPS_EXIF = {
@@ -27,6 +37,24 @@ const header = async (bytes: Buffer): Promise<ImageHeader> => {
   if (isImageRefusal(read)) throw new Error(read.message);
   return read;
 };
+const documentHeader = async (bytes: Buffer): Promise<DocumentImageHeader> => {
+  const read = await readDocumentImageHeader(bytes, sniffDocumentImage(bytes) as DocumentImageType);
+  if (isImageRefusal(read)) throw new Error(read.message);
+  return read;
+};
+/** No serial, no GPS left anywhere in the bytes, nor in what exifr or sharp read of them. */
+async function expectNoTrace(bytes: Buffer): Promise<void> {
+  expect(bytes.includes(Buffer.from('SN-0042'))).toBe(false);
+  expect(bytes.includes(Buffer.from('GPS'))).toBe(false);
+  expect(bytes.includes(Buffer.from('Canon'))).toBe(false);
+  const metadata = await sharp(bytes).metadata();
+  expect([metadata.exif, metadata.xmp, metadata.iptc, metadata.icc]).toEqual([
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+  ]);
+}
 
 describe('image processing', () => {
   it('keeps no EXIF, GPS, XMP, IPTC or ICC in the full-size file or any variant', async () => {
@@ -79,7 +107,7 @@ describe('image processing', () => {
       .toBuffer();
     const stored = await sharp(p3, { ignoreIcc: true }).raw().toBuffer();
     expect([...stored.subarray(0, 3)]).toEqual([187, 105, 62]);
-    const clean = await cleanImage(p3, await header(p3));
+    const clean = await cleanImage(p3, await documentHeader(p3));
     expect((await sharp(clean.bytes).metadata()).icc).toBeUndefined();
     const pixel = await sharp(clean.bytes).raw().toBuffer();
     expect([...pixel.subarray(0, 3)].map((v, i) => Math.abs(v - [200, 100, 50][i]) <= 2)).toEqual([
@@ -133,5 +161,157 @@ describe('image processing', () => {
     await expect(processImage(broken, await header(broken))).rejects.toThrow(
       'the image could not be decoded',
     );
+  });
+
+  describe('documents’ other images', () => {
+    it('tells TIFF, GIF, AVIF, HEIC and camera raw by their bytes, and nothing else', () => {
+      expect(sniffDocumentImage(tiffBytes([{ width: 4, height: 4 }]))).toBe('image/tiff');
+      expect(sniffDocumentImage(Buffer.from('MM\0*\0\0\0\x08', 'latin1'))).toBe('image/tiff');
+      expect(sniffDocumentImage(tiffBytes([{ width: 4, height: 4 }], { preview: true }))).toBe('camera-raw');
+      expect(sniffDocumentImage(Buffer.from('II*\0\x10\0\0\0CR\x02\0', 'latin1'))).toBe('camera-raw');
+      expect(sniffDocumentImage(Buffer.from('GIF89a\x01\0\x01\0', 'latin1'))).toBe('image/gif');
+      expect(sniffDocumentImage(isoBmffBytes('avif', ['mif1', 'miaf']))).toBe('image/avif');
+      expect(sniffDocumentImage(isoBmffBytes('mif1', ['avif']))).toBe('image/avif');
+      for (const [major, compatible] of [
+        ['heic', ['mif1', 'heic']],
+        ['mif1', ['heic']],
+        ['heix', []],
+        ['msf1', ['hevc']],
+      ] as const) {
+        expect(sniffDocumentImage(isoBmffBytes(major, [...compatible]))).toBe('heic');
+      }
+      for (const other of [
+        isoBmffBytes('isom', ['mp42']), // a video
+        isoBmffBytes('qt  ', []),
+        Buffer.from('%PDF-1.7'),
+        Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+        Buffer.from('GIF'),
+        Buffer.from('II*'),
+        Buffer.alloc(0),
+      ]) {
+        expect(sniffDocumentImage(other)).toBeNull();
+      }
+    });
+
+    it('a TIFF with EXIF GPS and a serial: kept as a TIFF, greyscale, with neither', async () => {
+      const bytes = tiffBytes([{ width: 300, height: 200 }], { gps: true });
+      expect(await exifr.gps(bytes)).toEqual({
+        latitude: expect.closeTo(36.72, 2),
+        longitude: expect.closeTo(-4.42, 2),
+      });
+      const read = await documentHeader(bytes);
+      expect(read).toEqual({
+        mimeType: 'image/tiff',
+        width: 300,
+        height: 200,
+        pages: 1,
+        grey: true,
+        hasAlpha: false,
+      });
+      const clean = await cleanImage(bytes, read);
+      expect(clean.mimeType).toBe('image/tiff');
+      await expectNoTrace(clean.bytes);
+      expect(await exifr.gps(clean.bytes)).toBeUndefined();
+      expect(await sharp(clean.bytes).metadata()).toMatchObject({
+        format: 'tiff',
+        width: 300,
+        height: 200,
+        channels: 1,
+      });
+      // the pixels are the same (lossless)
+      const raw = (image: Buffer) => sharp(image).raw().toBuffer();
+      expect((await raw(clean.bytes)).equals(await raw(bytes))).toBe(true);
+    });
+
+    it('a multi-page TIFF keeps every page; pages of different sizes, or too many pixels, are refused', async () => {
+      const scan = tiffBytes(
+        [
+          { width: 300, height: 400 },
+          { width: 300, height: 400 },
+          { width: 300, height: 400 },
+        ],
+        { gps: true },
+      );
+      const read = await documentHeader(scan);
+      expect(read).toMatchObject({ width: 300, height: 400, pages: 3 });
+      const clean = await cleanImage(scan, read);
+      await expectNoTrace(clean.bytes);
+      expect(await sharp(clean.bytes).metadata()).toMatchObject({ pages: 3, width: 300, height: 400 });
+
+      expect(
+        await readDocumentImageHeader(
+          tiffBytes([
+            { width: 300, height: 200 },
+            { width: 200, height: 100 },
+          ]),
+          'image/tiff',
+        ),
+      ).toEqual({
+        kind: 'unreadable',
+        message: 'the pages of this TIFF differ in size, so it cannot be cleaned; send it as a PDF',
+      });
+    });
+
+    it('an animated GIF keeps its frames and timing, loses its comment and XMP', async () => {
+      const frames = await Promise.all(
+        ['#ff0000', '#00ff00', '#0000ff'].map((colour) =>
+          sharp({ create: { width: 120, height: 80, channels: 3, background: colour } })
+            .png()
+            .toBuffer(),
+        ),
+      );
+      const gif = gifWithMetadata(
+        await sharp(frames, { join: { animated: true } })
+          .gif({ delay: [100, 200, 300], loop: 0 })
+          .toBuffer(),
+      );
+      expect(gif.includes(Buffer.from('SN-0042'))).toBe(true);
+      const read = await documentHeader(gif);
+      expect(read).toMatchObject({ mimeType: 'image/gif', width: 120, height: 80, pages: 3 });
+      const clean = await cleanImage(gif, read);
+      await expectNoTrace(clean.bytes);
+      expect(await sharp(clean.bytes).metadata()).toMatchObject({
+        format: 'gif',
+        width: 120,
+        height: 80,
+        pages: 3,
+        delay: [100, 200, 300],
+        loop: 0,
+      });
+    });
+
+    it('an AVIF with EXIF GPS is kept as a JPEG (PNG with alpha), without it', async () => {
+      const avif = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#3366cc' } })
+        .withExifMerge(GPS_EXIF)
+        .avif()
+        .toBuffer();
+      expect(avif.includes(Buffer.from('SN-0042'))).toBe(true);
+      expect((await sharp(avif).metadata()).exif).toBeDefined();
+      const clean = await cleanImage(avif, await documentHeader(avif));
+      expect(clean).toMatchObject({ mimeType: 'image/jpeg', width: 320, height: 240 });
+      await expectNoTrace(clean.bytes);
+      expect(await exifr.gps(clean.bytes)).toBeUndefined();
+
+      const clear = await sharp({ create: { width: 64, height: 64, channels: 4, background: '#0000' } })
+        .avif()
+        .toBuffer();
+      const kept = await cleanImage(clear, await documentHeader(clear));
+      expect(kept.mimeType).toBe('image/png');
+      expect((await sharp(kept.bytes).metadata()).hasAlpha).toBe(true);
+    });
+
+    it('counts every frame against the limit: 5 frames of 4,000 × 4,000 in 300 bytes, refused from the header', async () => {
+      const gif = gifHeaderBytes(4000, 4000, 5);
+      expect(gif.length).toBeLessThan(300);
+      expect(await readDocumentImageHeader(gif, 'image/gif')).toEqual({
+        kind: 'pixels',
+        width: 4000,
+        height: 4000,
+        message: 'an image may have at most 64 megapixels (this one is 4000x4000, 5 pages)',
+      });
+      expect(await readDocumentImageHeader(gifHeaderBytes(4000, 4000, 4), 'image/gif')).toMatchObject({
+        pages: 4,
+      });
+    });
   });
 });

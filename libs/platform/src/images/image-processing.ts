@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Metadata, Sharp, SharpOptions } from 'sharp';
-import { IMAGE_PIXELS_MAX, sniffImageType, type ImageMimeType } from './image-types';
+import {
+  type DocumentImageType,
+  IMAGE_PIXELS_MAX,
+  type ImageMimeType,
+  sniffImageType,
+  TIFF_PIXELS_MAX,
+} from './image-types';
 
 type SharpFactory = (typeof import('sharp'))['default'];
 let loading: Promise<SharpFactory> | undefined;
@@ -26,10 +32,18 @@ export const VARIANT_TYPES = ['image/webp', 'image/jpeg'] as const;
 export type VariantMimeType = (typeof VARIANT_TYPES)[number];
 
 /** An image's type and its sides as shown (EXIF orientation applied), read by the decoder itself. */
-export interface ImageHeader {
-  mimeType: ImageMimeType;
+export interface ImageHeader<T extends DocumentImageType = ImageMimeType> {
+  mimeType: T;
   width: number;
   height: number;
+}
+
+/** A document's image: every page or frame is kept (`pages`; `height` is one page's). */
+export interface DocumentImageHeader extends ImageHeader<DocumentImageType> {
+  pages: number;
+  /** Greyscale (a scan): a TIFF stays one channel rather than tripled to sRGB. */
+  grey: boolean;
+  hasAlpha: boolean;
 }
 
 /** Why an image is refused before or while it is decoded. */
@@ -38,8 +52,8 @@ export type ImageRefusal =
   | { kind: 'pixels'; message: string; width: number; height: number };
 
 /** Bytes kept for an image: clean (no EXIF, XMP, IPTC or ICC; sRGB; oriented) and their hash. */
-export interface CleanImageFile {
-  mimeType: ImageMimeType;
+export interface CleanImageFile<T extends DocumentImageType = ImageMimeType> {
+  mimeType: T;
   width: number;
   height: number;
   bytes: Buffer;
@@ -60,7 +74,17 @@ export class UnreadableImageError extends Error {
   }
 }
 
-const FORMATS: Record<string, ImageMimeType> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+/** libvips' format names; `heif` is AVIF only when its compression is AV1 (`typeOf`). */
+const FORMATS: Record<string, DocumentImageType> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  tiff: 'image/tiff',
+  gif: 'image/gif',
+  heif: 'image/avif',
+};
+/** Types whose every page or frame a document keeps (read with `pages: -1`). */
+const PAGED: readonly DocumentImageType[] = ['image/tiff', 'image/gif', 'image/webp'];
 
 /** The decoder's options for untrusted bytes: the pixel limit again at load, stop on a decode error. */
 const INPUT: SharpOptions = { limitInputPixels: IMAGE_PIXELS_MAX, failOn: 'error', sequentialRead: true };
@@ -80,37 +104,89 @@ export const variantWidths = (width: number): number[] => [
  * and the pixel limit. A 30,000 × 30,000 PNG header is refused here in about a millisecond.
  */
 export async function readImageHeader(bytes: Buffer): Promise<ImageHeader | ImageRefusal> {
+  const read = await readHeader(bytes, sniffImageType(bytes), false);
+  return isImageRefusal(read)
+    ? read
+    : { mimeType: read.mimeType as ImageMimeType, width: read.width, height: read.height };
+}
+
+/**
+ * A document's image header, `sniffed` its type by its bytes (`sniffDocumentImage`): as
+ * `readImageHeader`, with every page or frame of a TIFF, GIF or WebP counted (a TIFF's pages must
+ * have one size, each page ≤ 64 MP, all ≤ 512 MP; other types ≤ 64 MP in all).
+ */
+export function readDocumentImageHeader(
+  bytes: Buffer,
+  sniffed: DocumentImageType,
+): Promise<DocumentImageHeader | ImageRefusal> {
+  return readHeader(bytes, sniffed, PAGED.includes(sniffed));
+}
+
+async function readHeader(
+  bytes: Buffer,
+  sniffed: DocumentImageType | null,
+  paged: boolean,
+): Promise<DocumentImageHeader | ImageRefusal> {
   const sharp = await vips();
   let metadata: Metadata;
   try {
     // no limit for the header read itself: the limit is checked below, with the sides in the message
-    metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
-  } catch {
+    metadata = await sharp(bytes, { limitInputPixels: false, ...(paged ? { pages: -1 } : {}) }).metadata();
+  } catch (err) {
+    if (err instanceof Error && /page \d+ differs from page/.test(err.message)) {
+      return {
+        kind: 'unreadable',
+        message: 'the pages of this TIFF differ in size, so it cannot be cleaned; send it as a PDF',
+      };
+    }
     return { kind: 'unreadable', message: 'the image could not be read (its header is damaged)' };
   }
   const mimeType = FORMATS[metadata.format];
-  if (!mimeType || mimeType !== sniffImageType(bytes)) {
+  if (!mimeType || mimeType !== sniffed || (mimeType === 'image/avif' && metadata.compression !== 'av1')) {
     return {
       kind: 'unreadable',
       message: 'the image could not be read (its content is not what it starts as)',
     };
   }
-  const { width, height } = metadata.autoOrient;
+  const pages = paged ? (metadata.pages ?? 1) : 1;
+  // pages of one size are one tall image to libvips; it cannot turn them, so they keep their sides
+  const { width, height } =
+    pages > 1
+      ? { width: metadata.width, height: metadata.pageHeight ?? metadata.height / pages }
+      : metadata.autoOrient;
   if (!(width > 0 && height > 0)) {
     return { kind: 'unreadable', message: 'the image could not be read (its width and height are unknown)' };
   }
-  if (width * height > IMAGE_PIXELS_MAX) {
+  const sides = pages > 1 ? `${width}x${height}, ${pages} pages` : `${width}x${height}`;
+  const total = width * height * pages;
+  if (width * height > IMAGE_PIXELS_MAX || total > pixelsMax(mimeType)) {
     return {
       kind: 'pixels',
       width,
       height,
-      message: `an image may have at most ${IMAGE_PIXELS_MAX / 1_000_000} megapixels (this one is ${width}x${height})`,
+      message:
+        mimeType === 'image/tiff' && pages > 1
+          ? `a TIFF page may have at most ${IMAGE_PIXELS_MAX / 1_000_000} megapixels, all pages ${TIFF_PIXELS_MAX / 1_000_000} (this one is ${sides})`
+          : `an image may have at most ${IMAGE_PIXELS_MAX / 1_000_000} megapixels (this one is ${sides})`,
     };
   }
-  return { mimeType, width, height };
+  return {
+    mimeType,
+    width,
+    height,
+    pages,
+    grey: metadata.space === 'b-w' || metadata.space === 'grey16',
+    hasAlpha: metadata.hasAlpha,
+  };
 }
 
-export const isImageRefusal = (value: ImageHeader | ImageRefusal): value is ImageRefusal => 'kind' in value;
+/** All pages together: a TIFF is decoded and written page by page; anything else is held whole. */
+const pixelsMax = (mimeType: DocumentImageType) =>
+  mimeType === 'image/tiff' ? TIFF_PIXELS_MAX : IMAGE_PIXELS_MAX;
+
+export const isImageRefusal = <T extends ImageHeader<DocumentImageType>>(
+  value: T | ImageRefusal,
+): value is ImageRefusal => 'kind' in value;
 
 /**
  * The full-size clean re-encode in the image's own type, then its variants. Two decodes: the full
@@ -146,9 +222,41 @@ export function processImage(bytes: Buffer, header: ImageHeader): Promise<Proces
   });
 }
 
-/** Only the full-size clean re-encode (a document's image: kept, never shown at other sizes). */
-export function cleanImage(bytes: Buffer, header: ImageHeader): Promise<CleanImageFile> {
-  return gate.run(async () => fullSize(await vips(), bytes, header));
+/**
+ * A document's image, cleaned (docs/decisions/0006, 0020): JPEG, PNG and WebP as a photo's full
+ * size (an animated WebP keeps its frames); a TIFF as a lossless TIFF with every page, greyscale
+ * kept; a GIF with every frame and its timing; an AVIF as JPEG q90, or PNG when it has alpha
+ * (an AV1 encode of 12 MP takes about 20 s here).
+ */
+export function cleanImage(
+  bytes: Buffer,
+  header: DocumentImageHeader,
+): Promise<CleanImageFile<DocumentImageType>> {
+  return gate.run(async () => {
+    const sharp = await vips();
+    const paged = PAGED.includes(header.mimeType);
+    if (!paged && header.mimeType !== 'image/avif') return fullSize(sharp, bytes, header as ImageHeader);
+    let image = sharp(bytes, {
+      ...INPUT,
+      limitInputPixels: pixelsMax(header.mimeType),
+      ...(paged ? { pages: -1 } : {}),
+    });
+    // libvips cannot turn a multi-page image: its pages keep their sides
+    if (header.pages === 1) image = image.rotate();
+    image = image.toColourspace(header.grey && header.mimeType === 'image/tiff' ? 'b-w' : 'srgb');
+    switch (header.mimeType) {
+      case 'image/tiff':
+        return encoded(image.tiff({ compression: 'deflate', predictor: 'horizontal' }), 'image/tiff');
+      case 'image/gif':
+        return encoded(image.gif(), 'image/gif');
+      case 'image/webp':
+        return encoded(image.webp({ quality: 90, effort: 2 }), 'image/webp');
+      default:
+        return header.hasAlpha
+          ? encoded(image.png({ compressionLevel: 6 }), 'image/png')
+          : encoded(image.jpeg({ quality: 90, optimiseCoding: false }), 'image/jpeg');
+    }
+  });
 }
 
 /** Orientation applied, then sRGB (the embedded ICC profile, if any, converts the colours). */
@@ -168,10 +276,7 @@ function fullSize(sharp: SharpFactory, bytes: Buffer, header: ImageHeader): Prom
   return encoded(typed, header.mimeType);
 }
 
-async function encoded<T extends ImageMimeType>(
-  image: Sharp,
-  mimeType: T,
-): Promise<CleanImageFile & { mimeType: T }> {
+async function encoded<T extends DocumentImageType>(image: Sharp, mimeType: T): Promise<CleanImageFile<T>> {
   const { data, info } = await decoded(() => image.toBuffer({ resolveWithObject: true }));
   return { mimeType, width: info.width, height: info.height, bytes: data, sha256: sha256(data) };
 }
