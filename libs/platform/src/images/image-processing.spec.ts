@@ -280,6 +280,28 @@ describe('image processing', () => {
       });
     });
 
+    it('an animated WebP keeps its frames (a photo upload keeps only the first)', async () => {
+      const frames = await Promise.all(
+        ['#ff0000', '#0000ff'].map((colour) =>
+          sharp({ create: { width: 240, height: 200, channels: 3, background: colour } })
+            .png()
+            .toBuffer(),
+        ),
+      );
+      const webp = await sharp(frames, { join: { animated: true } })
+        .webp({ delay: [500, 500] })
+        .withExifMerge(GPS_EXIF)
+        .toBuffer();
+      const clean = await cleanImage(webp, await documentHeader(webp));
+      await expectNoTrace(clean.bytes);
+      expect(await sharp(clean.bytes).metadata()).toMatchObject({
+        format: 'webp',
+        pages: 2,
+        delay: [500, 500],
+      });
+      expect((await processImage(webp, await header(webp))).full.height).toBe(200);
+    });
+
     it('an AVIF with EXIF GPS is kept as a JPEG (PNG with alpha), without it', async () => {
       const avif = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#3366cc' } })
         .withExifMerge(GPS_EXIF)
