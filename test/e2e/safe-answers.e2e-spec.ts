@@ -227,6 +227,38 @@ describe('pages and answers served safely', () => {
       expect(issuePaths(res)).toEqual(['days']);
     });
 
+    it('an array as an item of a list of objects (listings: [[]]) → 400 naming the item', async () => {
+      const writer = (await t.seed.apiKey(admin, ['brochures:write', 'properties:read'])).key;
+      const res = await t.http
+        .post('/v1/brochures')
+        .auth(writer, { type: 'bearer' })
+        .send({ listings: [[]], themeName: 'luxury' });
+      expectError(res, 400, 'VALIDATION_FAILED');
+      expect(issuePaths(res)).toEqual(['listings.0']);
+    });
+
+    it('a NUL in a listing id of a document (PUT /documents/{id}/listings/a%00b) → 400, not 503', async () => {
+      const { id } = await seedDocument(t, admin, { visibility: 'organization' });
+      const res = await t.http.put(`/documents/${id}/listings/a%00b`).auth(admin.token, { type: 'bearer' });
+      expectError(res, 400, 'VALIDATION_FAILED');
+      expect(issuePaths(res)).toEqual(['listingId']);
+    });
+
+    it('a search word past what the typo pass can compare (300 letters) → 200, not 500', async () => {
+      // a stored word the long one resembles, so the typo pass has a candidate to measure
+      const lead = await t.seed.lead(admin);
+      await t.http
+        .post(`/v1/leads/${lead.id}/notes`)
+        .auth(key, { type: 'bearer' })
+        .send({ content: 'Ask about the xxxxxxxx terrace' })
+        .expect(201);
+      await t.http
+        .post('/v1/search')
+        .auth(key, { type: 'bearer' })
+        .send({ query: 'x'.repeat(300) })
+        .expect(200);
+    });
+
     it('a price in exponent form (1e-7) → 400 naming it, in both shapes', async () => {
       const res = await t.http
         .post('/network/buyer-requests')

@@ -181,6 +181,14 @@ describe('RequestValidationPipe', () => {
     expect(err.details).toEqual({ issues: [{ path: expect.any(String), message: expect.any(String) }] });
   });
 
+  it('refuses an array as an item of a list of objects', async () => {
+    const err = await refusal({ name: 'North', lanes: [{ name: 'a' }, []] });
+    expect(err.code).toBe('VALIDATION_FAILED');
+    expect(err.details).toEqual({
+      issues: [{ path: 'lanes.1', message: 'each of lanes must be an object' }],
+    });
+  });
+
   it.each([[null], ['North'], [5], [true]])(
     'refuses JSON that is no object or array, as a strict parser would: %p',
     async (value) => {

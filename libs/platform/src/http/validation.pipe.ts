@@ -68,7 +68,8 @@ export function findUnstorableText(value: unknown): { path: string; message: str
 
 /**
  * Fields whose shape is not the one their nested rule declares: an array where one object goes
- * (`boundingBox: []`), or an object where a list of them goes. class-validator checks each item of
+ * (`boundingBox: []`), an object where a list of them goes, or an array as one of that list's
+ * items (`listings: [[]]`). class-validator checks each item of
  * an array given for one object and lets `[]` through, so the route then reads fields of an array.
  */
 export function misshapenFields(instance: object): ValidationError[] {
@@ -90,6 +91,8 @@ export function misshapenFields(instance: object): ValidationError[] {
     }
     const items = list ? (value as unknown[]) : [value];
     const children = items.flatMap((item, i) => {
+      if (list && Array.isArray(item))
+        return [shapeError(String(i), item, `each of ${rule.propertyName} must be an object`)];
       if (item === null || typeof item !== 'object') return [];
       const inner = misshapenFields(item);
       return !list ? inner : inner.length ? [{ ...shapeError(String(i), item), children: inner }] : [];

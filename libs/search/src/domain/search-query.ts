@@ -56,6 +56,8 @@ export const PLAN_LIMITS = {
   phraseWords: 30,
   trigramWords: 8,
   trigramMinChars: 4,
+  /** The vocabulary keeps words of at most 40 characters, a typo is 2 edits: a longer word has no match. */
+  trigramMaxChars: 42,
 } as const;
 
 /** A concept as the caller wrote it, before expansion. */
@@ -111,11 +113,15 @@ export function planQuery(query: string, options: { maxAlternativesPerConcept?: 
     trigramWords: distinctTexts(
       segments
         .flatMap((segment) => (segment.quoted ? [] : segment.words))
-        .filter((word) => !isStopWord(word) && [...word].length >= PLAN_LIMITS.trigramMinChars)
+        .filter((word) => !isStopWord(word) && typoLengthFits([...word].length))
         .map((word) => [word]),
     ).slice(0, PLAN_LIMITS.trigramWords),
   };
 }
+
+/** A word the typo pass can look up (levenshtein also refuses words past 255 characters). */
+const typoLengthFits = (chars: number): boolean =>
+  chars >= PLAN_LIMITS.trigramMinChars && chars <= PLAN_LIMITS.trigramMaxChars;
 
 /** The query's `"quoted phrases"` and the free text between them, in order (typographic quotes too). */
 function segmentsOf(query: string): { quoted: boolean; words: string[] }[] {
