@@ -12,13 +12,13 @@
 // Env: FUZZ_REQUESTS (200000), FUZZ_CONCURRENCY (12), FUZZ_SEED (random), FUZZ_OUT (a directory;
 // default .data/fuzz/<time>), FUZZ_LEADS (300), FUZZ_ONLY (a regexp over "METHOD /template"),
 // FUZZ_TRACE=1 (every request and its answer's status and code into trace.ndjson).
-const { spawn, execFileSync } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const fc = require('fast-check');
-const { createBenchDatabase, runOps, sql, ROOT } = require('./lib');
+const { createBenchDatabase, runOps, sql, startApi, ROOT } = require('./lib');
 
 const TOTAL = Number(process.env.FUZZ_REQUESTS ?? 200_000);
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 12);
@@ -35,65 +35,6 @@ const CLIENT_TIMEOUT_MS = 20_000;
 
 const log = (...parts) => console.error(`[fuzz ${new Date().toISOString().slice(11, 19)}]`, ...parts);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-// ---------------------------------------------------------------- the API
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = require('node:net').createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startApi(databaseUrl, logFile) {
-  const port = await freePort();
-  const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/apps/api/src/main.js')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-      MIGRATE_ON_START: 'true',
-      LOG_LEVEL: 'warn', // 5xx are logged at error with their cause; refusals at info are left out
-      REDIS_URL: '',
-      // each request names its own client address, so per-address limits (sign-in, sign-up,
-      // public pages) count per drawn address instead of refusing everything after the first few
-      TRUST_PROXY_HOPS: '1',
-    },
-    stdio: ['ignore', out, out],
-  });
-  fs.closeSync(out);
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`API exited during start (see ${logFile})`);
-    try {
-      if ((await fetch(`${base}/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error('API did not start in 90 s');
-    }
-    await sleep(200);
-  }
-  return {
-    base,
-    child,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.on('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 // ---------------------------------------------------------------- HTTP
 
@@ -1356,7 +1297,17 @@ async function main() {
   };
   process.once('SIGINT', () => stop().then(() => process.exit(130)));
   try {
-    api = await startApi(db.url, apiLog);
+    api = await startApi({
+      databaseUrl: db.url,
+      logFile: apiLog,
+      env: {
+        // 5xx are logged at error with their cause; refusals at info are left out
+        LOG_LEVEL: 'warn',
+        // each request names its own client address, so per-address limits (sign-in, sign-up,
+        // public pages) count per drawn address instead of refusing everything after the first few
+        TRUST_PROXY_HOPS: '1',
+      },
+    });
     log(`API at ${api.base} (database ${db.name})`);
     const agency = await runOps(db.url, ['seed:demo', '--leads', String(LEADS), '--json']);
     const world = new World(api.base, agency);

@@ -82,13 +82,18 @@ function freePort() {
   });
 }
 
-/** Spawns a server and waits until `GET /health` answers 200. */
-async function startServer({ label, args, cwd, env, port, ipc = false }) {
+/**
+ * Spawns a server and waits until `GET /health` answers 200. `logFile`: its stdout and stderr
+ * appended there (otherwise stdout dropped, stderr inherited).
+ */
+async function startServer({ label, args, cwd, env, port, ipc = false, logFile }) {
+  const out = logFile ? fs.openSync(logFile, 'a') : null;
   const child = spawn(process.execPath, args, {
     cwd,
     env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit', ...(ipc ? ['ipc'] : [])],
+    stdio: ['ignore', out ?? 'ignore', out ?? 'inherit', ...(ipc ? ['ipc'] : [])],
   });
+  if (out !== null) fs.closeSync(out);
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -130,7 +135,7 @@ async function startServer({ label, args, cwd, env, port, ipc = false }) {
  * The built API of checkout `root` (its `npm run build` output). `profileDir`: preload the CPU
  * profiler hook (bench/profile-hook.js), driven over IPC. `env`: what the chosen workloads add.
  */
-async function startApi({ label = 'API', databaseUrl, root = ROOT, profileDir, env = {} }) {
+async function startApi({ label = 'API', databaseUrl, root = ROOT, profileDir, env = {}, logFile }) {
   const args = [path.join(root, 'dist/apps/api/src/main.js')];
   if (profileDir) args.unshift('--require', path.join(__dirname, 'profile-hook.js'));
   return startServer({
@@ -139,6 +144,7 @@ async function startApi({ label = 'API', databaseUrl, root = ROOT, profileDir, e
     cwd: root,
     port: await freePort(),
     ipc: Boolean(profileDir),
+    logFile,
     env: {
       DATABASE_URL: databaseUrl,
       MIGRATE_ON_START: 'true',
@@ -595,9 +601,27 @@ function machine(databaseVersion) {
  * round metered (`meter.measure`); fills `result.warmup` and `result.legs` with each leg's medians
  * (`unit`: what a request makes, for the round lines of the log).
  */
-async function interleavedLegs({ label, unit, legs, next, headers, connections, warmup, requests, rounds, meter, result }) {
+async function interleavedLegs({
+  label,
+  unit,
+  legs,
+  next,
+  headers,
+  connections,
+  warmup,
+  requests,
+  rounds,
+  meter,
+  result,
+}) {
   for (const leg of legs) {
-    const warm = await closedLoop({ base: leg.server.base, next: next(leg), headers, connections, amount: warmup });
+    const warm = await closedLoop({
+      base: leg.server.base,
+      next: next(leg),
+      headers,
+      connections,
+      amount: warmup,
+    });
     result.warmup[leg.name] = { requests: warm.requests, statuses: warm.statuses };
   }
   const perRound = Math.ceil(requests / rounds);
@@ -619,11 +643,20 @@ async function interleavedLegs({ label, unit, legs, next, headers, connections, 
   for (const leg of legs) {
     const pick = (f) => median(leg.rounds.map(f));
     result.legs[leg.name] = {
-      rps: round(pick((r) => r.rps), 1),
+      rps: round(
+        pick((r) => r.rps),
+        1,
+      ),
       p50: pick((r) => r.p50),
       p99: pick((r) => r.p99),
-      serverCpuMsPerRequest: round(pick((r) => r.serverCpuMsPerRequest), 3),
-      dbCpuMsPerRequest: round(pick((r) => r.dbCpuMsPerRequest), 3),
+      serverCpuMsPerRequest: round(
+        pick((r) => r.serverCpuMsPerRequest),
+        3,
+      ),
+      dbCpuMsPerRequest: round(
+        pick((r) => r.dbCpuMsPerRequest),
+        3,
+      ),
       non2xx: leg.rounds.reduce((s, r) => s + r.non2xx, 0),
       errors: leg.rounds.reduce((s, r) => s + r.errors, 0),
       statuses: leg.rounds.reduce((all, r) => {
@@ -631,7 +664,10 @@ async function interleavedLegs({ label, unit, legs, next, headers, connections, 
         return all;
       }, {}),
       othersCores: {
-        median: round(pick((r) => r.cores.others), 2),
+        median: round(
+          pick((r) => r.cores.others),
+          2,
+        ),
         max: Math.max(...leg.rounds.map((r) => r.cores.others)),
       },
       perRound: leg.rounds,

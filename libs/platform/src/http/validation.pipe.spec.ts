@@ -181,6 +181,13 @@ describe('RequestValidationPipe', () => {
     expect(err.details).toEqual({ issues: [{ path: expect.any(String), message: expect.any(String) }] });
   });
 
+  it('refuses a NUL in a path parameter, naming the parameter', async () => {
+    const err = await refusal('a\u0000b', { type: 'param', metatype: String, data: 'listingId' });
+    expect(err.details).toEqual({
+      issues: [{ path: 'listingId', message: 'must not contain a NUL character' }],
+    });
+  });
+
   it('refuses an array as an item of a list of objects', async () => {
     const err = await refusal({ name: 'North', lanes: [{ name: 'a' }, []] });
     expect(err.code).toBe('VALIDATION_FAILED');

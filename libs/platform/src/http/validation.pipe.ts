@@ -126,14 +126,17 @@ export class RequestValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // what the caller sent (not a custom decorator's value, such as the principal)
+    const sent = metadata.type === 'body' || metadata.type === 'query' || metadata.type === 'param';
+    const unstorable = sent ? findUnstorableText(value) : null;
+    if (unstorable !== null) {
+      const path = metadata.type === 'param' ? (metadata.data ?? '') : unstorable.path;
+      throw validationFailed([{ path, message: unstorable.message }]);
+    }
     // path parameters are parsed by their own pipes (IntParam, UuidParam) from the raw text:
     // Number('1e3') must not turn a malformed lead id into lead 1000
     if (metadata.type === 'param' && this.isPrimitiveOrBuiltin(metadata.metatype)) return value;
     const isDto = typeof metadata.metatype === 'function' && !this.isPrimitiveOrBuiltin(metadata.metatype);
-    if (metadata.type === 'body' || metadata.type === 'query') {
-      const unstorable = findUnstorableText(value);
-      if (unstorable !== null) throw validationFailed([unstorable]);
-    }
     if (metadata.type === 'body' && isDto) {
       if (value === undefined) value = {};
       if (value === null || typeof value !== 'object') {
