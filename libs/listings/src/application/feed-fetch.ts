@@ -5,7 +5,7 @@ import type { FeedParser, FeedParseResult } from '../domain/feeds';
 /** The download could not be done or was refused: the import fails with this message. */
 export class FeedDownloadError extends Error {}
 
-/** Limits of one download (INTERFACES.md "Listings": 30 s, 50 MB, http and https only; 3 redirects). */
+/** Limits of one download (docs/security/outbound-requests.md: 30 s, 50 MB, http and https only, 3 redirects). */
 export const FEED_DOWNLOAD = {
   timeoutMs: 30_000,
   maxBytes: 50 * 1024 * 1024,

@@ -11,7 +11,7 @@ import { PUBLIC_PAGE_CSP_TEXT } from './security-headers';
 
 /**
  * The headers of every public page answer, errors included: nothing runs, frames it, is indexed,
- * cached or leaks a referrer (INTERFACES.md "Documents", public page). The rest of helmet's set
+ * cached or leaks a referrer (docs/security/headers-and-input.md). The rest of helmet's set
  * comes from `securityHeaders`, as on every answer.
  */
 export const PUBLIC_PAGE_HEADERS: Readonly<Record<string, string>> = {
