@@ -73,14 +73,8 @@ export function findUnstorableText(value: unknown): { path: string; message: str
  * an array given for one object and lets `[]` through, so the route then reads fields of an array.
  */
 export function misshapenFields(instance: object): ValidationError[] {
-  const nested = getMetadataStorage()
-    .getTargetValidationMetadatas(instance.constructor, '', true, false)
-    .filter((rule) => rule.type === 'nestedValidation');
   const errors: ValidationError[] = [];
-  const seen = new Set<string>();
-  for (const rule of nested) {
-    if (seen.has(rule.propertyName)) continue;
-    seen.add(rule.propertyName);
+  for (const rule of nestedRulesOf(instance.constructor)) {
     const value = (instance as Record<string, unknown>)[rule.propertyName];
     if (value === null || typeof value !== 'object') continue;
     const list = rule.each === true;
@@ -100,6 +94,26 @@ export function misshapenFields(instance: object): ValidationError[] {
     if (children.length) errors.push({ ...shapeError(rule.propertyName, value), children });
   }
   return errors;
+}
+
+type NestedRule = { propertyName: string; each?: boolean };
+const nestedRules = new WeakMap<object, NestedRule[]>();
+
+/** A DTO class's nested rules, one per field, read once per class (every body is checked). */
+function nestedRulesOf(target: object): NestedRule[] {
+  let rules = nestedRules.get(target);
+  if (!rules) {
+    const seen = new Set<string>();
+    rules = getMetadataStorage()
+      .getTargetValidationMetadatas(target as new () => object, '', true, false)
+      .filter(
+        (rule) =>
+          rule.type === 'nestedValidation' && !seen.has(rule.propertyName) && seen.add(rule.propertyName),
+      )
+      .map(({ propertyName, each }) => ({ propertyName, each }));
+    nestedRules.set(target, rules);
+  }
+  return rules;
 }
 
 const shapeError = (property: string, value: unknown, message?: string): ValidationError => ({
