@@ -1,14 +1,16 @@
+import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { Queue } from 'bullmq';
-import { QueueName } from '@app/platform';
+import { DRAIN_ACCEPT_MS, QueueName } from '@app/platform';
 import { startApi, startWorker, statusOf } from '../api-child';
-import { count, TestApp, uniqueEmail } from '../fixtures';
+import { count, sql, TestApp, uniqueEmail } from '../fixtures';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const CONCURRENT = 100;
 /** Each body goes out in this many pieces, one every TRICKLE_MS (about 1.5 s in all). */
 const PIECES = 5;
 const TRICKLE_MS = 300;
+const RUN = Date.now().toString(36);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -65,6 +67,91 @@ function slowCreate(port: number, key: string, lead: Record<string, string>) {
   };
 }
 
+/** One request of the mixed load: when it was sent, and what came back (status 0: no answer). */
+interface Sent {
+  kind: 'me' | 'list' | 'create';
+  sentAt: number;
+  status: number;
+  /** The network error, or the body of a 4xx or 5xx answer. */
+  error?: string;
+  connection?: string;
+  /** A failed request went out on a kept-alive connection (the server closed it under the request). */
+  reused?: boolean;
+  email?: string;
+}
+
+/**
+ * A closed loop of `workers` keep-alive connections sending the operator's mix (2 × `GET /v1/me`,
+ * 2 × `GET /v1/leads`, 1 × idempotent `POST /v1/leads` in every 5) until the server refuses a
+ * connection, which ends that worker.
+ */
+async function mixedLoad(port: number, key: string, workers: number): Promise<Sent[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: workers });
+  const sent: Sent[] = [];
+  const once = (kind: Sent['kind'], n: number) =>
+    new Promise<Sent>((resolve) => {
+      const email = kind === 'create' ? uniqueEmail(`load${n}`) : undefined;
+      const body = email
+        ? JSON.stringify({
+            firstName: 'Load',
+            lastName: `N${n}`,
+            email,
+            phoneNumber: `+3462${String(n).padStart(7, '0')}`,
+            crmStatus: 'lead',
+          })
+        : undefined;
+      const record: Sent = { kind, sentAt: performance.now(), status: 0, email };
+      const req = request(
+        {
+          agent,
+          host: '127.0.0.1',
+          port,
+          method: body ? 'POST' : 'GET',
+          path: { me: '/v1/me', list: '/v1/leads?limit=25', create: '/v1/leads' }[kind],
+          headers: {
+            authorization: `Bearer ${key}`,
+            ...(body
+              ? {
+                  'content-type': 'application/json',
+                  'content-length': Buffer.byteLength(body),
+                  'idempotency-key': `load-${RUN}-${n}`,
+                }
+              : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            record.status = res.statusCode ?? 0;
+            if (record.status >= 400) record.error = Buffer.concat(chunks).toString('utf8');
+            record.connection = res.headers.connection;
+            resolve(record);
+          });
+        },
+      );
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        record.error = err.code ?? err.message;
+        record.reused = req.reusedSocket;
+        resolve(record);
+      });
+      req.end(body);
+    });
+  let n = 0;
+  const deadline = performance.now() + 20_000;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      const i = n++;
+      const answer = await once((['me', 'me', 'list', 'list', 'create'] as const)[i % 5], i);
+      sent.push(answer);
+      if (answer.error === 'ECONNREFUSED') return;
+    }
+  };
+  await Promise.all(Array.from({ length: workers }, worker));
+  agent.destroy();
+  return sent;
+}
+
 /** Whether a new TCP connection is accepted on `port`. */
 const accepts = (port: number) =>
   new Promise<string>((resolve) => {
@@ -90,7 +177,7 @@ describe('graceful drain of the API (SIGTERM)', () => {
 
   afterAll(() => t.stop());
 
-  it('answers every request in flight with Connection: close, refuses new connections, exits 0', async () => {
+  it('answers every request in flight with Connection: close, refuses new connections after the accept window, exits 0', async () => {
     const api = await startApi();
     const leads = Array.from({ length: CONCURRENT }, (_, i) => ({
       firstName: 'Drain',
@@ -108,6 +195,9 @@ describe('graceful drain of the API (SIGTERM)', () => {
     api.signal('SIGTERM');
     const stopping = await api.line('API stopping');
     expect(stopping).toMatchObject({ signal: 'SIGTERM', inFlight: CONCURRENT });
+    // a connection the kernel took before the signal is still served; then the door closes
+    expect(await accepts(api.port)).toBe('accepted');
+    await sleep(DRAIN_ACCEPT_MS + 100);
     expect(await accepts(api.port)).toBe('ECONNREFUSED');
 
     for (let piece = 1; piece < PIECES; piece++) {
@@ -134,6 +224,36 @@ describe('graceful drain of the API (SIGTERM)', () => {
       cut: 0,
       durationMs: expect.any(Number),
     });
+  });
+
+  it('under 48 connections of mixed load: every request sent before the signal is answered, later ones get Connection: close or a refused connection', async () => {
+    await sql(t, 'update api_keys set rate_limit_per_minute = 1000000 where id = ?', [keyId]);
+    const api = await startApi();
+    const load = mixedLoad(api.port, key, 48);
+    await sleep(1_500);
+    const signalledAt = performance.now();
+    api.signal('SIGTERM');
+    const sent = await load;
+    const exit = await api.exited;
+
+    const before = sent.filter((r) => r.sentAt < signalledAt);
+    const after = sent.filter((r) => r.sentAt >= signalledAt);
+    expect(before.length).toBeGreaterThan(100);
+    // nothing the server received was dropped: before the signal every request has its answer...
+    expect(before.filter((r) => r.status === 0).map((r) => `${r.kind}: ${r.error}`)).toEqual([]);
+    expect(before.filter((r) => r.status >= 400).map((r) => r.error)).toEqual([]);
+    // ...and after it a request is answered, with Connection: close, or its new connection refused
+    expect(after.filter((r) => r.status === 0 && r.reused).map((r) => r.error)).toEqual([]);
+    expect(after.filter((r) => r.status === 0 && !['ECONNREFUSED', 'ECONNRESET'].includes(r.error!))).toEqual(
+      [],
+    );
+    expect(after.filter((r) => r.status > 0 && r.connection !== 'close')).toEqual([]);
+    const created = sent.filter((r) => r.status === 201).map((r) => r.email);
+    expect(await count(t, 'select count(*) as n from leads where email in (?)', [created])).toBe(
+      created.length,
+    );
+    expect({ status: exit.status, signal: exit.signal }).toEqual({ status: 0, signal: null });
+    expect(api.lines().find((line) => line.msg === 'API stopped')).toMatchObject({ cut: 0 });
   });
 
   it('exits at once on a second signal, without waiting for the drain', async () => {

@@ -108,7 +108,7 @@ export * from './images/image-types';
 export * from './images/image-processing';
 
 // lifecycle: a graceful stop on SIGTERM/SIGINT
-export { HttpDrain, type DrainReport } from './lifecycle/http-drain';
+export { DRAIN_ACCEPT_MS, DRAIN_QUIET_MS, HttpDrain, type DrainReport } from './lifecycle/http-drain';
 export * from './lifecycle/graceful-shutdown';
 
 // errors in logs: class, SQLSTATE, statement shape; never a value

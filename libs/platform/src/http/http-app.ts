@@ -27,7 +27,9 @@ export function configureHttpApp(app: NestExpressApplication): NestExpressApplic
   const config = app.get(AppConfig, { strict: false });
   // behind N proxies the client IP is N hops back in X-Forwarded-For (the per-IP limits read req.ip)
   if (config.trustProxyHops > 0) app.set('trust proxy', config.trustProxyHops);
-  app.use(HttpDrain.of(app).track);
+  const drain = HttpDrain.of(app);
+  drain.watch(app.getHttpServer());
+  app.use(drain.track);
   app.use(requestId);
   app.use(securityHeaders);
   app.use(shedWhenPoolSaturated(app.get(MikroORM, { strict: false }), config.databasePoolSize));

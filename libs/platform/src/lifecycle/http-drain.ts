@@ -1,3 +1,4 @@
+import { Server as NetServer, type Socket } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 /** What a drain did: requests in flight at the signal, answers sent since, requests cut at the budget. */
@@ -7,15 +8,36 @@ export interface DrainReport {
   cut: number;
 }
 
-/** How often idle keep-alive connections are closed while draining (one answered goes idle). */
-const SWEEP_MS = 50;
+/**
+ * After the signal the server still accepts for this long: a connection the kernel took before
+ * the signal (the accept backlog) is served, not reset (docs/operations/health-and-shutdown.md).
+ */
+export const DRAIN_ACCEPT_MS = 500;
 
 /**
- * The HTTP half of a graceful stop. Counts the requests in flight from the moment their headers
- * arrive (a body may still be on its way); once draining, the server accepts no connection,
- * every answer carries `Connection: close`, and a keep-alive connection closes as soon as it is
- * idle, so the server ends with the last answer. Node's `server.close()` alone leaves busy
- * keep-alive connections served for as long as clients keep sending.
+ * A keep-alive connection with no request on it is closed once it has been quiet this long: a
+ * request its client wrote just before is read and answered instead of being reset.
+ */
+export const DRAIN_QUIET_MS = 250;
+
+/** How often the drain looks at its connections. */
+const SWEEP_MS = 25;
+
+interface Connection {
+  /** Requests on it not answered yet (pipelined requests count one each). */
+  open: number;
+  /** When it last read a byte or sent an answer (performance.now()). */
+  activeAt: number;
+  bytesRead: number;
+}
+
+/**
+ * The HTTP half of a graceful stop (docs/operations/health-and-shutdown.md). Every connection is
+ * known from its accept, every request from its headers (a body may still be on its way). Once
+ * draining: every answer carries `Connection: close`; the server still accepts for
+ * `DRAIN_ACCEPT_MS`, then stops listening; a connection closes after its last answer, or once it
+ * has been quiet for `DRAIN_QUIET_MS` with nothing in flight. Node's `server.close()` alone resets
+ * the accept backlog and closes idle keep-alive connections at once, under a request on its way.
  */
 export class HttpDrain {
   private static readonly byApp = new WeakMap<object, HttpDrain>();
@@ -31,13 +53,33 @@ export class HttpDrain {
   }
 
   private readonly open = new Set<ServerResponse>();
+  private readonly connections = new Map<Socket, Connection>();
+  private watched?: Server;
   private draining = false;
   private answered = 0;
 
+  /** Knows every connection of `server` from its accept (call before it listens). */
+  watch(server: Server): void {
+    if (this.watched === server) return;
+    this.watched = server;
+    server.on('connection', (socket: Socket) => {
+      this.connections.set(socket, { open: 0, activeAt: performance.now(), bytesRead: 0 });
+      socket.once('close', () => this.connections.delete(socket));
+    });
+  }
+
   /** The first middleware of the app. */
-  readonly track = (_req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+  readonly track = (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     this.open.add(res);
-    res.once('close', () => this.open.delete(res));
+    const connection = this.connections.get(req.socket);
+    if (connection) connection.open += 1;
+    res.once('close', () => {
+      this.open.delete(res);
+      if (connection) {
+        connection.open -= 1;
+        connection.activeAt = performance.now();
+      }
+    });
     if (this.draining) this.lastOnItsConnection(res);
     next();
   };
@@ -46,34 +88,60 @@ export class HttpDrain {
     return this.open.size;
   }
 
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
   /**
-   * Stops accepting, answers what is in flight and closes every connection; past `budgetMs` the
-   * connections still open are cut.
+   * Answers what is in flight and what arrives during the accept window, then closes every
+   * connection; past `budgetMs` the connections still open are cut.
    */
   async drain(server: Server, budgetMs: number): Promise<DrainReport> {
     const inFlight = this.open.size;
     this.draining = true;
     for (const res of this.open) this.lastOnItsConnection(res);
-    // stops listening and closes the idle connections (Node 19+); resolves once none is left
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    const sweep = setInterval(() => server.closeIdleConnections(), SWEEP_MS);
-    let budget: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([
-      closed.then(() => false),
-      new Promise<boolean>((resolve) => (budget = setTimeout(() => resolve(true), budgetMs))),
-    ]);
-    clearInterval(sweep);
-    clearTimeout(budget);
-    const cut = timedOut ? this.open.size : 0;
-    if (timedOut) {
-      server.closeAllConnections();
-      await closed;
+    const started = performance.now();
+    let listening = server.listening;
+    // net's close: stops listening without Node's http close, which also closes idle connections
+    const closed = new Promise<void>((resolve) =>
+      server.listening ? server.once('close', () => resolve()) : resolve(),
+    );
+    const done = await new Promise<boolean>((resolve) => {
+      const sweep = setInterval(() => {
+        const now = performance.now();
+        if (listening && now - started >= DRAIN_ACCEPT_MS) {
+          listening = false;
+          NetServer.prototype.close.call(server);
+        }
+        for (const [socket, connection] of this.connections) this.closeIfQuiet(socket, connection, now);
+        if (!listening && this.connections.size === 0) {
+          clearInterval(sweep);
+          resolve(true);
+        } else if (now - started >= budgetMs) {
+          clearInterval(sweep);
+          resolve(false);
+        }
+      }, SWEEP_MS);
+    });
+    const cut = done ? 0 : this.open.size;
+    if (!done) {
+      if (listening) NetServer.prototype.close.call(server);
+      for (const socket of this.connections.keys()) socket.destroy();
     }
+    await closed;
     return { inFlight, answered: this.answered, cut };
   }
 
+  private closeIfQuiet(socket: Socket, connection: Connection, now: number): void {
+    if (socket.bytesRead !== connection.bytesRead) {
+      connection.bytesRead = socket.bytesRead;
+      connection.activeAt = now;
+    }
+    if (connection.open === 0 && now - connection.activeAt >= DRAIN_QUIET_MS) socket.destroy();
+  }
+
   private lastOnItsConnection(res: ServerResponse): void {
-    // an answer already under way ends on a keep-alive connection, which the sweep then closes
+    // an answer already under way ends on a keep-alive connection, which then closes when quiet
     if (!res.headersSent) res.setHeader('Connection', 'close');
     res.once('finish', () => this.answered++);
   }
