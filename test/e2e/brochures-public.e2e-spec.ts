@@ -163,14 +163,17 @@ describe('GET /b/{slug}: the public page of a brochure', () => {
     return { id, slug };
   }
 
-  const viewsOf = async (id: string) =>
-    (
+  // views are written once a second: the flush stands for that second
+  const viewsOf = async (id: string) => {
+    await t.flushBufferedWrites();
+    return (
       await sql<{ view_count: number; last_viewed_at: Date | null }>(
         t,
         'select view_count, last_viewed_at from brochures where id = ?',
         [id],
       )
     )[0];
+  };
 
   beforeAll(async () => {
     t = await TestApp.start();

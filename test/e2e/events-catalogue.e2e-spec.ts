@@ -72,6 +72,7 @@ describe('Event catalogue: deals, records, viewings, documents, brochures, offer
 
   /** Every event after the last read (the admin reads all), of `kinds` only (e.g. `deal`). */
   const fresh = async (...kinds: string[]): Promise<EventBody[]> => {
+    await t.flushBufferedWrites(); // brochure views are written once a second
     const res = await as(admin).get(`/v1/events?after=${cursor}&limit=500`).expect(200);
     const page = res.body as { data: EventBody[]; nextAfter: number; hasMore: boolean };
     expect(page.hasMore).toBe(false);

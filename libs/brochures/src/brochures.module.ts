@@ -4,6 +4,7 @@ import { CrmModule } from '@app/crm';
 import { IdentityModule } from '@app/identity';
 import { ListingsModule } from '@app/listings';
 import { BrochurePageService } from './application/brochure-page.service';
+import { BrochureViews } from './application/brochure-views';
 import { BrochureJobsModule } from './brochure-jobs.module';
 import { BrochurePageController } from './http/brochure-page.controller';
 import { BrochureAccess } from './application/brochure-access';
@@ -33,6 +34,7 @@ export const BROCHURE_ENTITIES = [Brochure, BrochureListing];
   providers: [
     BrochureAccess,
     BrochurePageService,
+    BrochureViews,
     BrochuresQueries,
     BrochuresService,
     BrochuresTimelineSource,

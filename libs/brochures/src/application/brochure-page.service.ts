@@ -1,12 +1,10 @@
 import { EntityManager } from '@mikro-orm/postgresql';
 import { Injectable } from '@nestjs/common';
 import { AgentRoster, OrganizationsService } from '@app/identity';
-import { AppConfig, Clock, DomainError, notFound, Outbox, preparedRows, SYSTEM_ACTOR } from '@app/platform';
+import { Clock, DomainError, notFound, preparedRows } from '@app/platform';
 import type { BrochureListing, BrochureListingEdits } from '../domain/brochure-listing.entity';
-import type { Brochure } from '../domain/brochure.entity';
 import { BrochureRepository } from '../domain/brochure.repository';
-import { toBrochureJson } from '../views/brochure.view';
-import { brochureEvent } from './brochure-events';
+import { BrochureViews } from './brochure-views';
 import { renderBrochurePage, type PageAgent } from './brochure-page.renderer';
 
 /** A listing copy as the page reads it: what the page renders and what the brochure's view shows. */
@@ -28,8 +26,8 @@ export const countsAsView = (method: string, userAgent: string | undefined): boo
  * `GET /b/{slug}` (INTERFACES.md "Brochures and network", public page): the HTML of an active
  * brochure. Revoked, or expired (`expiresAt` passed, whether or not the expiry job has run) → 410
  * GONE; a slug never issued, or a deleted brochure → 404; a disabled agency's brochure → 404.
- * Brochures need no plan. A counted view adds one to `view_count` and sets `last_viewed_at` in ONE
- * UPDATE (the row lock serialises parallel views: none is lost), only while the brochure is active.
+ * Brochures need no plan. A counted view is gathered by `BrochureViews` and written within a
+ * second (no row lock per view).
  */
 @Injectable()
 export class BrochurePageService {
@@ -39,8 +37,7 @@ export class BrochurePageService {
     private readonly roster: AgentRoster,
     private readonly organizations: OrganizationsService,
     private readonly clock: Clock,
-    private readonly outbox: Outbox,
-    private readonly config: AppConfig,
+    private readonly views: BrochureViews,
   ) {}
 
   async page(slug: string, visit: { counted: boolean }): Promise<string> {
@@ -57,49 +54,8 @@ export class BrochurePageService {
       this.roster.ofMember(brochure.organizationId, brochure.agentUserId),
     ]);
     const html = renderBrochurePage(brochure, listings, agent ? agentCard(agent) : null);
-    if (visit.counted) await this.countView(brochure, listings, now);
+    if (visit.counted) this.views.record(brochure, listings as BrochureListing[], now);
     return html;
-  }
-
-  /**
-   * One statement: the count goes up by one while the brochure is still active (its version with
-   * it); the same transaction records `brochure.viewed` (no principal: the system is the actor),
-   * its object built from what the page read, with the counted values.
-   */
-  private async countView(brochure: Brochure, listings: PageCopy[], now: Date): Promise<void> {
-    await this.em.transactional(async (em) => {
-      // a write: run once (preparedRows retries reads on a broken connection)
-      const [row] = await em.execute<
-        { view_count: number; last_viewed_at: Date | string; version: number }[]
-      >(
-        `update brochures
-            set view_count = view_count + 1,
-                last_viewed_at = greatest(coalesce(last_viewed_at, ?::timestamptz), ?::timestamptz),
-                version = version + 1
-          where id = ? and status = 'active' and expires_at > ?
-          returning view_count, last_viewed_at, version`,
-        [now, now, brochure.id, now],
-      );
-      if (!row) return;
-      const before = toBrochureJson(brochure, listings as BrochureListing[], now, this.config.publicBaseUrl);
-      const object = {
-        ...before,
-        viewCount: Number(row.view_count),
-        lastViewedAt: new Date(row.last_viewed_at).toISOString(),
-      };
-      this.outbox.record(
-        em,
-        brochureEvent({
-          brochure,
-          type: 'brochure.viewed',
-          object,
-          before,
-          version: row.version,
-          actor: SYSTEM_ACTOR,
-          now,
-        }),
-      );
-    });
   }
 
   /** The copies in position order (the brochure's agency, its index `brochure_listings_brochure_idx`). */

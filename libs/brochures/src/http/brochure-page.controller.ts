@@ -27,7 +27,8 @@ export class BrochurePageController {
       'the listings in order, each with its edited title and without its hidden fields; city, address ' +
       'and map link only with `showLocations`. Only https images load. Each GET whose User-Agent ' +
       'contains none of bot, crawler, spider or preview adds one to the brochure’s `viewCount` and sets ' +
-      '`lastViewedAt`; HEAD answers the same without counting. Sent with `Content-Security-Policy: ' +
+      '`lastViewedAt` (written within a second, one `brochure.viewed` event per brochure per ' +
+      'second for the views it gathered); HEAD answers the same without counting. Sent with `Content-Security-Policy: ' +
       "default-src 'none'; img-src https: data:; style-src 'unsafe-inline'`, `X-Robots-Tag: noindex`, " +
       '`Referrer-Policy: no-referrer`, `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`. ' +
       'Errors are small HTML pages with the same status, or the error envelope when `Accept` prefers ' +

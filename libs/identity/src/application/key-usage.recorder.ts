@@ -1,5 +1,6 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { ApiKeyRepository, KeyUsage } from '../domain/api-key.repository';
+import { Injectable } from '@nestjs/common';
+import { BufferedWrites, WriteBuffer } from '@app/platform';
+import { ApiKeyRepository } from '../domain/api-key.repository';
 import { IntegrationKeyRepository } from '../domain/integration-key.repository';
 
 interface Usage {
@@ -12,72 +13,56 @@ interface Usage {
 const FLUSH_EVERY_MS = 10_000; // spec: usage fields may lag about 30 seconds
 
 /**
- * Usage fields are gathered in memory and written in one statement every few seconds: never a
- * write per request on the hot path.
+ * Usage fields are gathered in memory and written in one statement every few seconds per kind of
+ * key (docs/reliability.md, "Counters without a hot row"): never a write per request.
  */
 @Injectable()
-export class KeyUsageRecorder implements OnModuleInit, BeforeApplicationShutdown {
-  private readonly log = new Logger('KeyUsage');
-  private pending = new Map<string, Usage>();
+export class KeyUsageRecorder {
+  private readonly usage: WriteBuffer<string, Usage>;
   /** Integration keys keep only `lastUsedAt`. */
-  private pendingIntegration = new Map<string, Date>();
-  private timer?: NodeJS.Timeout;
+  private readonly integrationUse: WriteBuffer<string, Date>;
 
-  constructor(
-    private readonly keys: ApiKeyRepository,
-    private readonly integrationKeys: IntegrationKeyRepository,
-  ) {}
-
-  onModuleInit(): void {
-    this.timer = setInterval(
-      () => void this.flush().catch((err) => this.log.warn(String(err))),
-      FLUSH_EVERY_MS,
-    );
-    this.timer.unref();
-  }
-
-  // before the ORM closes its pool, so the last few seconds of usage are written
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush().catch((err) => this.log.warn(String(err)));
+  constructor(keys: ApiKeyRepository, integrationKeys: IntegrationKeyRepository, buffers: BufferedWrites) {
+    this.usage = buffers.register({
+      name: 'api key usage',
+      everyMs: FLUSH_EVERY_MS,
+      merge: (older, newer) => ({
+        count: older.count + newer.count,
+        at: newer.at,
+        ip: newer.ip ?? older.ip,
+        userAgent: newer.userAgent ?? older.userAgent,
+      }),
+      write: (batch) =>
+        keys.addUsage(
+          [...batch].map(([id, u]) => ({
+            id,
+            count: u.count,
+            at: u.at.toISOString(),
+            ip: u.ip,
+            agent: u.userAgent,
+          })),
+        ),
+    });
+    this.integrationUse = buffers.register({
+      name: 'integration key use',
+      everyMs: FLUSH_EVERY_MS,
+      merge: (older, newer) => (newer > older ? newer : older),
+      write: (batch) =>
+        integrationKeys.recordLastUse([...batch].map(([id, at]) => ({ id, at: at.toISOString() }))),
+    });
   }
 
   record(keyId: string, at: Date, ip: string | undefined, userAgent: string | undefined): void {
-    const usage = this.pending.get(keyId);
-    if (usage) {
-      usage.count += 1;
-      usage.at = at;
-      usage.ip = ip ?? usage.ip;
-      usage.userAgent = userAgent ?? usage.userAgent;
-    } else {
-      this.pending.set(keyId, { count: 1, at, ip: ip ?? null, userAgent: userAgent?.slice(0, 512) ?? null });
-    }
+    this.usage.add(keyId, { count: 1, at, ip: ip ?? null, userAgent: userAgent?.slice(0, 512) ?? null });
   }
 
   recordIntegration(keyId: string, at: Date): void {
-    this.pendingIntegration.set(keyId, at);
+    this.integrationUse.add(keyId, at);
   }
 
-  /** Writes everything gathered so far: one UPDATE per kind of key. */
+  /** Writes everything gathered so far; how many keys it wrote. */
   async flush(): Promise<number> {
-    const integration = this.pendingIntegration;
-    this.pendingIntegration = new Map();
-    if (integration.size > 0) {
-      await this.integrationKeys.recordLastUse(
-        [...integration].map(([id, at]) => ({ id, at: at.toISOString() })),
-      );
-    }
-    if (this.pending.size === 0) return integration.size;
-    const batch = this.pending;
-    this.pending = new Map();
-    const rows: KeyUsage[] = [...batch].map(([id, u]) => ({
-      id,
-      count: u.count,
-      at: u.at.toISOString(),
-      ip: u.ip,
-      agent: u.userAgent,
-    }));
-    await this.keys.addUsage(rows);
-    return batch.size + integration.size;
+    const [integration, keys] = await Promise.all([this.integrationUse.flush(), this.usage.flush()]);
+    return integration + keys;
   }
 }

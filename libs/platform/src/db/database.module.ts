@@ -8,6 +8,7 @@ import { Clock, SystemClock } from '../clock/clock';
 import { DatabaseLocation, DatabaseLocationModule } from './database-location';
 import { DatabaseWaits, ormOptions } from './orm-options';
 import { Outbox } from '../events/outbox';
+import { BufferedWrites } from './buffered-writes';
 
 /** The advisory lock key migrations run under (any fixed 64-bit number, the same in every process). */
 const MIGRATION_LOCK = '7351949257280263168';
@@ -89,8 +90,14 @@ export class DatabaseModule {
           }),
         }),
       ],
-      providers: [DatabaseMigrations, MigrateOnStart, Outbox, { provide: Clock, useClass: SystemClock }],
-      exports: [Clock, DatabaseMigrations, Outbox],
+      providers: [
+        BufferedWrites,
+        DatabaseMigrations,
+        MigrateOnStart,
+        Outbox,
+        { provide: Clock, useClass: SystemClock },
+      ],
+      exports: [BufferedWrites, Clock, DatabaseMigrations, Outbox],
     };
   }
 }

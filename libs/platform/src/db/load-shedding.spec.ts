@@ -1,13 +1,19 @@
-import { AcquireRate, SHED_STALL_MS, shouldShed } from './load-shedding';
+import {
+  AcquireRate,
+  SHED_PACE_WINDOW_MS,
+  SHED_STALL_MS,
+  SHED_WAIT_BUDGET_MS,
+  shouldShed,
+} from './load-shedding';
 
 describe('load shedding (shouldShed)', () => {
   const limit = 20;
   const t0 = 1_000_000;
 
   /** A pool that handed out `perSecond` connections a second over the second before `until`. */
-  const handingOut = (perSecond: number, until: number): AcquireRate => {
-    const rate = new AcquireRate();
-    for (let at = until - 1_000 + 1_000 / perSecond; at <= until; at += 1_000 / perSecond) rate.record(at);
+  const handingOut = (perSecond: number, until: number, rate = new AcquireRate()): AcquireRate => {
+    for (let at = until - 1_000 + 1_000 / perSecond; at <= until + 1e-9; at += 1_000 / perSecond)
+      rate.record(at);
     return rate;
   };
 
@@ -15,32 +21,45 @@ describe('load shedding (shouldShed)', () => {
     expect(shouldShed(limit - 1, limit, new AcquireRate(), t0 - 10_000, t0)).toBe(false);
   });
 
-  it('gives a queue that just grew long the stall time before judging it (a burst after an idle spell)', () => {
+  it('gives a burst after an idle spell the stall time while the pool opens connections', () => {
     const idle = handingOut(1, t0 - 60_000); // the last hand-out a minute ago
-    expect(shouldShed(32, limit, idle, t0, t0 + SHED_STALL_MS - 1)).toBe(false);
+    expect(shouldShed(300, limit, idle, t0, t0 + SHED_STALL_MS - 1)).toBe(false);
+    expect(shouldShed(300, limit, new AcquireRate(), t0, t0 + SHED_STALL_MS - 1)).toBe(false);
   });
 
-  it('sheds a long queue when nothing was handed out for the stall time since it grew (a frozen server)', () => {
+  it('sheds a long queue when nothing was handed out for the stall time (a frozen server)', () => {
     const rate = handingOut(500, t0);
-    expect(shouldShed(limit, limit, rate, t0, t0 + SHED_STALL_MS + 1)).toBe(true);
+    expect(shouldShed(limit, limit, rate, t0, t0 + SHED_STALL_MS)).toBe(true);
     expect(shouldShed(limit, limit, new AcquireRate(), t0, t0 + SHED_STALL_MS)).toBe(true);
   });
 
-  it('serves a long queue that moves fast (a connector writing on 32 connections)', () => {
-    const rate = handingOut(300, t0);
-    expect(shouldShed(22, limit, rate, t0 - 5_000, t0 + 1)).toBe(false);
-    expect(shouldShed(22, limit, rate, t0 - 200, t0 + 1)).toBe(false); // judged since it grew long
+  it('serves a burst of 300 on a healthy pool, judged by its real pace', () => {
+    // 2,000 hand-outs a second: more than the ring holds in a second
+    const rate = handingOut(2_000, t0);
+    expect(shouldShed(300, limit, rate, t0 - 5_000, t0 + 1)).toBe(false); // 0.15 s of queue
+    expect(shouldShed(300, limit, handingOut(400, t0), t0 - 5_000, t0 + 1)).toBe(false); // 0.75 s
+  });
+
+  it('judges a queue by its pace only once it has been long for the pace window', () => {
+    const slow = handingOut(5, t0);
+    expect(shouldShed(limit, limit, slow, t0 - SHED_PACE_WINDOW_MS + 2, t0 + 1)).toBe(false);
+    expect(shouldShed(limit, limit, slow, t0 - SHED_PACE_WINDOW_MS, t0 + 1)).toBe(true);
   });
 
   it('sheds when the queue would take longer than the budget at the pace seen since it grew (a held lock)', () => {
-    expect(shouldShed(limit, limit, handingOut(10, t0), t0 - 5_000, t0 + 1)).toBe(true); // 2 s
+    const perSecond = 10;
+    const rate = handingOut(perSecond, t0);
+    const served = (perSecond * SHED_WAIT_BUDGET_MS) / 1_000;
+    expect(shouldShed(Math.max(limit, served + 1), limit, rate, t0 - 5_000, t0 + 1)).toBe(true);
     expect(shouldShed(limit, limit, handingOut(40, t0), t0 - 5_000, t0 + 1)).toBe(false); // 0.5 s
   });
 
-  it('counts the hand-outs since a moment, newest first', () => {
+  it('counts the hand-outs since a moment, newest first, and their pace', () => {
     const rate = handingOut(100, t0);
     expect(rate.countSince(t0 - 1_000)).toBe(100);
     expect(rate.countSince(t0 - 495)).toBe(50);
     expect(rate.last()).toBe(t0);
+    expect(rate.perSecond(t0 - 1_000, t0)).toBeCloseTo(100, 0);
+    expect(handingOut(5_000, t0).perSecond(t0 - 1_000, t0)).toBeGreaterThan(4_900);
   });
 });

@@ -5,11 +5,17 @@ import { DependencyUnavailableError } from '../errors/domain-error';
 /** Calls queued for a pooled connection, per connection, below which nothing is ever shed. */
 export const SHED_QUEUE_PER_CONNECTION = 2;
 
-/** A newcomer who would wait longer than this for a connection is shed (the pool's own wait is 2 s). */
-export const SHED_WAIT_BUDGET_MS = 500;
+/**
+ * A newcomer who would wait longer than this for a connection is shed: half the pool's 2 s
+ * deadline, since one request may queue for several statements.
+ */
+export const SHED_WAIT_BUDGET_MS = 1_000;
 
 /** No connection handed out for this long while calls queue: the pool is stalled (a frozen server). */
-export const SHED_STALL_MS = 50;
+export const SHED_STALL_MS = 500;
+
+/** A queue is judged by its pace only once it has been long for this long (a burst is given time). */
+export const SHED_PACE_WINDOW_MS = 250;
 
 /** Routes that must answer whatever the pool does. */
 const NEVER_SHED = new Set(['/health/live', '/metrics']);
@@ -21,15 +27,16 @@ interface TarnPool {
 
 /**
  * How fast the pool hands out connections: the times of its last hand-outs, in a ring. A
- * saturated but healthy pool (a connector writing on 32 connections) serves its queue in
- * milliseconds; a faulted one (a frozen server, a held lock) hands out a few a second or none.
+ * saturated but healthy pool (a burst of 300 reads, a connector writing on 32 connections) serves
+ * its queue in milliseconds; a faulted one (a frozen server, a held lock) hands out a few a second
+ * or none.
  */
 export class AcquireRate {
   private readonly times: number[];
   private next = 0;
   private count = 0;
 
-  constructor(private readonly capacity = 256) {
+  constructor(private readonly capacity = 1_024) {
     this.times = new Array<number>(capacity).fill(0);
   }
 
@@ -53,15 +60,26 @@ export class AcquireRate {
     }
     return recent;
   }
+
+  /**
+   * Hand-outs per second from `since` to `now`. When the ring holds fewer than that span, over the
+   * span it holds: a fast pool is never judged slower than it is.
+   */
+  perSecond(since: number, now: number): number {
+    const recent = this.countSince(since);
+    const oldest = this.times[(this.next - recent + this.capacity) % this.capacity];
+    const from = recent === this.capacity ? oldest : since;
+    return now > from ? (recent * 1_000) / (now - from) : 0;
+  }
 }
 
 /**
- * Spec of the rule (issue 10, "shed what has waited too long"): once at least
- * `poolSize × SHED_QUEUE_PER_CONNECTION` calls have been queued for `SHED_STALL_MS` (since
- * `saturatedSince`), a newcomer is shed when the pool handed out nothing in that time (a frozen
- * server) or its queue would take longer than `SHED_WAIT_BUDGET_MS` to serve at the pace seen
- * since the queue grew long, over at most the last second (a held lock). A long queue that moves
- * (a connector writing on 32 connections, a burst after an idle spell) is served.
+ * Spec of the rule (docs/reliability.md, "Load shedding"): once at least
+ * `poolSize × SHED_QUEUE_PER_CONNECTION` calls are queued (since `saturatedSince`), a newcomer is
+ * shed when the pool handed out nothing for `SHED_STALL_MS` (a frozen server), or, once the queue
+ * has been long for `SHED_PACE_WINDOW_MS`, when it would take longer than `SHED_WAIT_BUDGET_MS`
+ * to serve at the pace seen since it grew long, over at most the last second (a held lock). A
+ * long queue that moves (a burst of reads, a connector writing on 32 connections) is served.
  */
 export function shouldShed(
   pending: number,
@@ -70,12 +88,13 @@ export function shouldShed(
   saturatedSince: number,
   now: number,
 ): boolean {
-  if (pending < limit || now - saturatedSince < SHED_STALL_MS) return false;
+  if (pending < limit) return false;
   const last = rate.last();
-  if (last === null || now - Math.max(last, saturatedSince) > SHED_STALL_MS) return true;
-  const windowStart = Math.max(saturatedSince, now - 1_000);
-  const perSecond = (rate.countSince(windowStart) * 1_000) / (now - windowStart);
-  return perSecond === 0 || (pending * 1_000) / perSecond > SHED_WAIT_BUDGET_MS;
+  if (now - Math.max(last ?? saturatedSince, saturatedSince) >= SHED_STALL_MS) return true;
+  if (now - saturatedSince < SHED_PACE_WINDOW_MS) return false;
+  const perSecond = rate.perSecond(Math.max(saturatedSince, now - 1_000), now);
+  // nothing handed out since the queue grew long is the stall rule's to judge
+  return perSecond > 0 && (pending * 1_000) / perSecond > SHED_WAIT_BUDGET_MS;
 }
 
 /**
