@@ -24,9 +24,21 @@ const PRE_MS = 10_000;
 const POST_MS = 15_000;
 const CLIENT_TIMEOUT_MS = 30_000;
 const GOOD_LATENCY_MS = 1_000;
-const ALL_FAULTS = ['pg-freeze', 'pg-restart', 'leads-lock', 'redis-pause', 'redis-sleep', 'sigterm'];
+const ALL_FAULTS = [
+  'pg-freeze',
+  'pg-restart',
+  'pg-connections',
+  'leads-lock',
+  'redis-pause',
+  'redis-sleep',
+  'redis-restart',
+  'sigterm',
+  'kill9',
+];
 const FAULTS = (process.env.FAULTS ?? ALL_FAULTS.join(',')).split(',').filter(Boolean);
-const RUNS_OF = { 'redis-sleep': 1 }; // DEBUG SLEEP once, as a second way of pausing Redis
+const RUNS_OF = {};
+/** `kill9`: this many SIGKILLs of the API per run, each while creates are in flight, 1 s after it answers again. */
+const KILLS_PER_RUN = Number(process.env.FAULT_KILLS ?? 17);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const now = () => Date.now();
@@ -147,33 +159,42 @@ function userIds(name) {
 
 async function startRedis() {
   const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--enable-debug-command',
-      'local',
-    ],
-    { stdio: 'ignore' },
-  );
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await run('redis-cli', ['-p', String(port), 'ping'])).trim() === 'PONG') break;
-    } catch {
-      // not yet
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--enable-debug-command',
+    'local',
+  ];
+  const cli = (...a) => run('redis-cli', ['-p', String(port), ...a]);
+  const answering = async () => {
+    for (let i = 0; i < 100; i++) {
+      try {
+        if ((await cli('ping')).trim() === 'PONG') return;
+      } catch {
+        // not yet
+      }
+      await sleep(100);
     }
-    await sleep(100);
-  }
+  };
+  let child = spawn('redis-server', args, { stdio: 'ignore' });
+  await answering();
   return {
     url: `redis://127.0.0.1:${port}`,
-    cli: (...args) => run('redis-cli', ['-p', String(port), ...args]),
+    cli,
+    /** Killed (its keys gone: it keeps nothing on disk) and started again on the same port. */
+    async restart() {
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+      child = spawn('redis-server', args, { stdio: 'ignore' });
+      await answering();
+    },
     stop() {
       child.kill('SIGTERM');
     },
@@ -449,6 +470,50 @@ async function injectFault(name, env) {
       await redis.cli('client', 'pause', '5000', 'all');
       await sleep(5_000);
       return { start, end: now() };
+    }
+    case 'pg-connections': {
+      // every connection the server has left, held 10 s: the pool cannot open one (53300)
+      const start = now();
+      const held = [];
+      for (;;) {
+        const client = new Client({ connectionString: pg.url });
+        try {
+          await client.connect();
+          held.push(client);
+        } catch {
+          break;
+        }
+      }
+      await sleep(10_000);
+      await Promise.all(held.map((c) => c.end().catch(() => undefined)));
+      return { start, end: now(), held: held.length };
+    }
+    case 'redis-restart': {
+      const start = now();
+      await redis.restart();
+      return { start, end: now() };
+    }
+    case 'kill9': {
+      const { load } = env;
+      const start = now();
+      const kills = [];
+      for (let k = 0; k < KILLS_PER_RUN; k++) {
+        // at the kill, creates are in flight: 20 % of 150 requests/s, each a few ms long
+        const creating = [...load.inFlight].filter((r) => r.kind === 'create').length;
+        const exited = env.api.exited;
+        env.api.child.kill('SIGKILL');
+        await exited;
+        kills.push(creating);
+        env.api = await startApi(env.apiOptions, (child) => (env.starting = child), '/health/live');
+        load.base = env.api.base;
+        await sleep(1_000);
+      }
+      return {
+        start,
+        end: now(),
+        kills: kills.length,
+        createsInFlightAtKills: kills.reduce((a, b) => a + b, 0),
+      };
     }
     case 'redis-sleep': {
       const start = now();

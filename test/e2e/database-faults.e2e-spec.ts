@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { freePort, ROOT } from '../child-process';
+import { SHED_STALL_MS } from '@app/platform';
 import { asKey, expectError, leadBody, TestApp } from '../fixtures';
 
 /** Resolves at the server's next "ready" line. */
@@ -192,7 +193,7 @@ describe('database faults', () => {
       releaseConnection(connection: object): Promise<void>;
     };
     // the pool's one connection, held for a second as a stuck request would hold it: within the
-    // pool's wait, so a request that queued for it would get it and answer 200
+    // pool's 1.5 s wait, so a request that queued for it would get it and answer 200
     const held = await pool.acquireConnection();
     let released = false;
     const release = new Promise<void>((done) =>
@@ -202,7 +203,8 @@ describe('database faults', () => {
       }, 1_000),
     );
     const queued = [1, 2].map(() => asKey(t.http.get('/v1/leads'), secret).then((res) => res));
-    await new Promise((resolve) => setTimeout(resolve, 200)); // both wait for the connection now
+    // both wait for the connection now, and nothing was handed out for the stall time
+    await new Promise((resolve) => setTimeout(resolve, SHED_STALL_MS + 100));
     const shed = await asKey(t.http.get('/v1/leads'), secret);
     const answeredWhileHeld = !released;
     await release;

@@ -130,4 +130,29 @@ describe('Idempotency-Key through connection faults', () => {
       expect(again.body).toEqual(retry.body);
     },
   );
+
+  it('a transaction the server froze under: its locks go as soon as the server runs again, not after the idle timeout', async () => {
+    const key = 'frozen-locks';
+    proxy.arm({ at: LEAD_INSERT, action: 'hold-answer', holdMs: 3_500 });
+    const heldAt = Date.now();
+    const first = await api(t, a.admin.key)
+      .post('/v1/leads')
+      .set('Idempotency-Key', key)
+      .send(leadBody({ firstName: 'Frozen locks' }));
+    expectError(first, 503, 'INTERNAL');
+    // the server "thaws" when the proxy lets its answers through; give it a moment past that
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, heldAt + 3_500 - Date.now()) + 500));
+    const direct = new Client({ connectionString: process.env.DATABASE_URL });
+    await direct.connect();
+    try {
+      // no connection sits idle inside the frozen transaction, holding what it locked
+      const idle = await direct.query<{ n: string }>(
+        `select count(*) as n from pg_stat_activity
+          where datname = current_database() and state like 'idle in transaction%' and pid <> pg_backend_pid()`,
+      );
+      expect(Number(idle.rows[0].n)).toBe(0);
+    } finally {
+      await direct.end();
+    }
+  });
 });

@@ -10,6 +10,7 @@ export { Clock, ManualClock, MINUTE, HOUR, DAY } from './clock/clock';
 export { DatabaseModule, DatabaseMigrations } from './db/database.module';
 export { ormOptions, REQUEST_WAITS } from './db/orm-options';
 export type { DatabaseWaits } from './db/orm-options';
+export { SHED_STALL_MS } from './db/load-shedding';
 export * from './db/tenant.repository';
 export * from './db/prepared-statements';
 export * from './db/transaction-settings';

@@ -1,4 +1,5 @@
 import { MikroORM } from '@mikro-orm/core';
+import type { EntityManager as SqlEntityManager } from '@mikro-orm/postgresql';
 import { MikroOrmModule } from '@mikro-orm/nestjs';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
@@ -6,7 +7,7 @@ import { DynamicModule, Global, Injectable, Logger, Module, OnModuleInit } from 
 import { AppConfig } from '../config/app-config';
 import { Clock, SystemClock } from '../clock/clock';
 import { DatabaseLocation, DatabaseLocationModule } from './database-location';
-import { DatabaseWaits, ormOptions } from './orm-options';
+import { closeUnusableOnRelease, DatabaseWaits, ormOptions } from './orm-options';
 import { Outbox } from '../events/outbox';
 import { BufferedWrites } from './buffered-writes';
 
@@ -71,6 +72,19 @@ export class MigrateOnStart implements OnModuleInit {
   }
 }
 
+/** Every pool of the process closes the connections it cannot reuse as they come back. */
+@Injectable()
+export class PoolHygiene implements OnModuleInit {
+  constructor(private readonly orm: MikroORM) {}
+
+  onModuleInit(): void {
+    const knex = (this.orm.em as SqlEntityManager).getConnection().getKnex() as unknown as {
+      client: { pool?: Parameters<typeof closeUnusableOnRelease>[0] };
+    };
+    if (knex.client.pool) closeUnusableOnRelease(knex.client.pool);
+  }
+}
+
 @Global()
 @Module({})
 export class DatabaseModule {
@@ -95,6 +109,7 @@ export class DatabaseModule {
         DatabaseMigrations,
         MigrateOnStart,
         Outbox,
+        PoolHygiene,
         { provide: Clock, useClass: SystemClock },
       ],
       exports: [BufferedWrites, Clock, DatabaseMigrations, Outbox],

@@ -54,6 +54,13 @@ describe('load shedding (shouldShed)', () => {
     expect(shouldShed(limit, limit, handingOut(40, t0), t0 - 5_000, t0 + 1)).toBe(false); // 0.5 s
   });
 
+  it('stops shedding as soon as a thawed pool hands out at speed again', () => {
+    // frozen for ten seconds, then 1,000 hand-outs a second for the last 200 ms
+    const rate = new AcquireRate();
+    for (let at = t0 - 200; at <= t0; at += 1) rate.record(at);
+    expect(shouldShed(300, limit, rate, t0 - 10_000, t0 + 1)).toBe(false);
+  });
+
   it('counts the hand-outs since a moment, newest first, and their pace', () => {
     const rate = handingOut(100, t0);
     expect(rate.countSince(t0 - 1_000)).toBe(100);

@@ -6,16 +6,22 @@ import { DependencyUnavailableError } from '../errors/domain-error';
 export const SHED_QUEUE_PER_CONNECTION = 2;
 
 /**
- * A newcomer who would wait longer than this for a connection is shed: half the pool's 2 s
- * deadline, since one request may queue for several statements.
+ * A newcomer who would wait longer than this for a connection is shed: half the pool's 1.5 s
+ * deadline (`REQUEST_WAITS.acquireMs`), since one request may queue for several statements.
  */
-export const SHED_WAIT_BUDGET_MS = 1_000;
+export const SHED_WAIT_BUDGET_MS = 750;
 
 /** No connection handed out for this long while calls queue: the pool is stalled (a frozen server). */
 export const SHED_STALL_MS = 500;
 
 /** A queue is judged by its pace only once it has been long for this long (a burst is given time). */
 export const SHED_PACE_WINDOW_MS = 250;
+
+/**
+ * The pace is the pool's over at most this recent span: right after a fault ends it shows the
+ * thawed pool's speed, not the stalled seconds before it.
+ */
+export const SHED_PACE_SPAN_MS = 500;
 
 /** Routes that must answer whatever the pool does. */
 const NEVER_SHED = new Set(['/health/live', '/metrics']);
@@ -78,7 +84,8 @@ export class AcquireRate {
  * `poolSize × SHED_QUEUE_PER_CONNECTION` calls are queued (since `saturatedSince`), a newcomer is
  * shed when the pool handed out nothing for `SHED_STALL_MS` (a frozen server), or, once the queue
  * has been long for `SHED_PACE_WINDOW_MS`, when it would take longer than `SHED_WAIT_BUDGET_MS`
- * to serve at the pace seen since it grew long, over at most the last second (a held lock). A
+ * to serve at the pace seen since it grew long, over at most the last `SHED_PACE_SPAN_MS` (a
+ * held lock). A
  * long queue that moves (a burst of reads, a connector writing on 32 connections) is served.
  */
 export function shouldShed(
@@ -92,7 +99,7 @@ export function shouldShed(
   const last = rate.last();
   if (now - Math.max(last ?? saturatedSince, saturatedSince) >= SHED_STALL_MS) return true;
   if (now - saturatedSince < SHED_PACE_WINDOW_MS) return false;
-  const perSecond = rate.perSecond(Math.max(saturatedSince, now - 1_000), now);
+  const perSecond = rate.perSecond(Math.max(saturatedSince, now - SHED_PACE_SPAN_MS), now);
   // nothing handed out since the queue grew long is the stall rule's to judge
   return perSecond > 0 && (pending * 1_000) / perSecond > SHED_WAIT_BUDGET_MS;
 }

@@ -1,4 +1,4 @@
-import { reusable } from './orm-options';
+import { closeUnusableOnRelease, reusable } from './orm-options';
 
 describe('reusable: which pooled connections the pool may hand out', () => {
   it('takes an idle connection', () => {
@@ -17,5 +17,23 @@ describe('reusable: which pooled connections the pool may hand out', () => {
     ['with queries still queued', { getTransactionStatus: (): string => 'I', _queryQueue: [{}] }],
   ])('refuses one %s', (_case, connection) => {
     expect(reusable(connection)).toBe(false);
+  });
+});
+
+describe('closeUnusableOnRelease', () => {
+  const given = () => {
+    let listener: ((connection: object) => void) | undefined;
+    closeUnusableOnRelease({ on: (_event, l) => (listener = l as (connection: object) => void) });
+    return (connection: object) => listener!(connection);
+  };
+
+  it('closes a connection given back with an answer still awaited or a transaction open', async () => {
+    const release = given();
+    const ended: string[] = [];
+    const end = (name: string) => async () => void ended.push(name);
+    release({ getTransactionStatus: () => 'I', _activeQuery: {}, end: end('timed out') });
+    release({ getTransactionStatus: () => 'T', end: end('left open') });
+    release({ getTransactionStatus: () => 'I', _activeQuery: null, _queryQueue: [], end: end('idle') });
+    expect(ended).toEqual(['timed out', 'left open']);
   });
 });
