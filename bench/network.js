@@ -242,6 +242,7 @@ const brochurePage = {
       log(`  ${legs[0].name}: ${JSON.stringify(first.slice(Math.max(0, at - 80), at + 120))}`);
       log(`  ${legs[i].name}: ${JSON.stringify(a.html.slice(Math.max(0, at - 80), at + 120))}`);
     }
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // the API writes its views once a second
     const views = await viewCountOf(ctx.databaseUrl, ctx.brochures.check);
     ctx.brochures.checkViews = { expected: COUNTED ? legs.length : 0, counted: views };
     log(
@@ -260,11 +261,11 @@ const brochurePage = {
     const views = {};
     for (const leg of legs) {
       const mine = ctx.brochures.legs[leg.name];
-      // the server may still be working through requests the timed run left in its queue: wait
-      // until the count holds still for half a second
+      // the server may still be working through requests the timed run left in its queue, and the
+      // API writes its views once a second: wait until the count holds still for 1.5 s
       let counted = await viewCountOf(ctx.databaseUrl, mine.slug);
       for (;;) {
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
         const again = await viewCountOf(ctx.databaseUrl, mine.slug);
         if (again === counted) break;
         counted = again;
@@ -283,6 +284,7 @@ const brochurePage = {
         }
       };
       await Promise.all(Array.from({ length: 8 }, worker));
+      await new Promise((resolve) => setTimeout(resolve, 1_500)); // the API's views flush
       const grew = (await viewCountOf(ctx.databaseUrl, mine.slug)) - before;
       const expected = COUNTED ? EXACT_VIEWS : 0;
       views[leg.name] = {

@@ -29,6 +29,7 @@ import { Migration20261125100000_search_floor_sample } from './Migration20261125
 import { Migration20261126020000_media_files } from './Migration20261126020000_media_files';
 import { Migration20261126060000_publication_simulated } from './Migration20261126060000_publication_simulated';
 import { Migration20261126070000_media_uncleaned } from './Migration20261126070000_media_uncleaned';
+import { Migration20261208010000_lead_counter_deltas } from './Migration20261208010000_lead_counter_deltas';
 
 /** Every migration, in order. Never edit one that has landed; add a new one. */
 export const MIGRATIONS = [
@@ -63,6 +64,7 @@ export const MIGRATIONS = [
   Migration20261126020000_media_files,
   Migration20261126060000_publication_simulated,
   Migration20261126070000_media_uncleaned,
+  Migration20261208010000_lead_counter_deltas,
 ].map((migration) => ({
   name: migration.name,
   class: migration,

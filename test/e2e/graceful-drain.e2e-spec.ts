@@ -195,8 +195,10 @@ describe('graceful drain of the API (SIGTERM)', () => {
     api.signal('SIGTERM');
     const stopping = await api.line('API stopping');
     expect(stopping).toMatchObject({ signal: 'SIGTERM', inFlight: CONCURRENT });
-    // a connection the kernel took before the signal is still served; then the door closes
+    // a connection the kernel took before the signal is still served, told the process is not
+    // ready (a load balancer sends nothing new); then the door closes
     expect(await accepts(api.port)).toBe('accepted');
+    expect(await statusOf(api.port, '/health/ready')).toBe(503);
     await sleep(DRAIN_ACCEPT_MS + 100);
     expect(await accepts(api.port)).toBe('ECONNREFUSED');
 
@@ -220,7 +222,7 @@ describe('graceful drain of the API (SIGTERM)', () => {
     expect(api.lines().find((line) => line.msg === 'API stopped')).toMatchObject({
       signal: 'SIGTERM',
       inFlight: CONCURRENT,
-      answered: CONCURRENT,
+      answered: CONCURRENT + 1, // and the readiness probe sent during the drain
       cut: 0,
       durationMs: expect.any(Number),
     });

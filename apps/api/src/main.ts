@@ -8,6 +8,7 @@ import {
   configureHttpApp,
   DRAIN_BUDGET_MS,
   HttpDrain,
+  ReadinessChecks,
   stopOnSignals,
 } from '@app/platform';
 import { ApiModule } from './api.module';
@@ -27,7 +28,10 @@ async function bootstrap(): Promise<void> {
   const drain = HttpDrain.of(app);
   // SIGTERM: refuse new connections, answer what is in flight, then flush, close, exit 0 (≤ 10 s)
   stopOnSignals(app, {
-    stopping: (signal) => lifecycle.stopping(signal, drain.inFlight),
+    stopping: (signal) => {
+      app.get(ReadinessChecks, { strict: false }).markStopping();
+      lifecycle.stopping(signal, drain.inFlight);
+    },
     drain: async () => ({ ...(await drain.drain(app.getHttpServer(), DRAIN_BUDGET_MS)) }),
     stopped: (report) => lifecycle.stopped(report),
   });

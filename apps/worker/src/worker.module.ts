@@ -10,6 +10,7 @@ import {
   MetricsModule,
 } from '@app/platform';
 import { BrochureJobsModule } from '@app/brochures';
+import { CrmJobsModule } from '@app/crm';
 import { DocumentJobsModule } from '@app/documents';
 import { EventJobsModule, WebhookJobsModule } from '@app/events';
 import { IdentityModule } from '@app/identity';
@@ -44,6 +45,7 @@ export class WorkerModule {
         DatabaseModule.forRoot(),
         IdempotencyModule,
         IdentityModule,
+        CrmJobsModule,
         DocumentJobsModule,
         ListingJobsModule,
         FeedJobsModule,

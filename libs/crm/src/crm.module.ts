@@ -1,4 +1,5 @@
 import { MikroOrmModule } from '@mikro-orm/nestjs';
+import { CrmJobsModule } from './crm-jobs.module';
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { IdentityModule } from '@app/identity';
@@ -77,7 +78,7 @@ export const CRM_ENTITIES = [
  * working hours for the calendar and its free times.
  */
 @Module({
-  imports: [MikroOrmModule.forFeature(CRM_ENTITIES), IdentityModule, DiscoveryModule],
+  imports: [MikroOrmModule.forFeature(CRM_ENTITIES), IdentityModule, DiscoveryModule, CrmJobsModule],
   controllers: [
     LeadsController,
     NotesController,

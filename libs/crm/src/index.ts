@@ -1,4 +1,6 @@
 export { CrmModule } from './crm.module';
+export { CrmJobsModule } from './crm-jobs.module';
+export { LeadCountersCompaction } from './application/lead-counters-compaction';
 
 // Services other contexts, apps and tests call (the actor first).
 export { LeadsService, type CreateLead } from './application/leads.service';

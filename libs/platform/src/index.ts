@@ -46,6 +46,7 @@ export { configureHttpApp } from './http/http-app';
 export { HTTP_PLATFORM_PROVIDERS } from './http/http-platform';
 export { HealthController } from './health/health.controller';
 export { HealthModule } from './health/health.module';
+export { ReadinessChecks } from './health/readiness';
 export { RateLimitModule } from './http/rate-limit/rate-limit.module';
 export { REDIS_COMMAND_TIMEOUT_MS } from './http/rate-limit/rate-limit.store';
 export { SharedRateLimit, SHARED_LIMITS, type SharedLimitName } from './http/rate-limit/shared-rate-limit';

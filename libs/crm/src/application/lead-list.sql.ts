@@ -27,9 +27,10 @@ export const LEAD_COLUMNS = `
   (select count(*) from tasks t where t.lead_id = l.id and t.status = 'pending') as pending_tasks,
   (select min(t.due_date) from tasks t where t.lead_id = l.id and t.status = 'pending') as next_task_due_at,
   coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color,
-                                              'leadCount', coalesce(c.n, 0)) order by tg.name)
+                                              'leadCount', coalesce((select sum(c.n) from tag_lead_counts c
+                                                where c.organization_id = l.organization_id and c.tag_id = tg.id), 0)
+                                              ) order by tg.name)
               from tags tg
-              left join tag_lead_counts c on c.organization_id = l.organization_id and c.tag_id = tg.id
              where tg.id = any(l.tag_ids) and tg.archived_at is null), '[]'::json) as tags`;
 
 const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -84,7 +84,8 @@ export class LeadsQueries {
     const rows = await this.run<{ crm_status: CrmStatus; n: string; unassigned: string }>(
       agencyWide
         ? {
-            sql: 'select crm_status, n, unassigned from lead_status_counts where organization_id = ?',
+            sql: `select crm_status, sum(n) as n, sum(unassigned) as unassigned from lead_status_counts
+                   where organization_id = ? group by crm_status`,
             params: [actor.organizationId],
           }
         : {

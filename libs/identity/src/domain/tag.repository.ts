@@ -26,7 +26,7 @@ export class TagRepository extends TenantRepository<Tag> {
   async leadCounts(organizationId: string, tagIds: string[]): Promise<Map<string, number>> {
     if (tagIds.length === 0) return new Map();
     const rows = await this.getEntityManager().execute<{ tag_id: string; n: string }[]>(
-      'select tag_id, n from tag_lead_counts where organization_id = ? and tag_id = any(?::uuid[])',
+      'select tag_id, sum(n) as n from tag_lead_counts where organization_id = ? and tag_id = any(?::uuid[]) group by tag_id',
       [organizationId, `{${tagIds.join(',')}}`],
     );
     return new Map(rows.map((row) => [row.tag_id, Number(row.n)]));

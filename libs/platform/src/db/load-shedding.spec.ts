@@ -70,3 +70,25 @@ describe('load shedding (shouldShed)', () => {
     expect(handingOut(5_000, t0).perSecond(t0 - 1_000, t0)).toBeGreaterThan(4_900);
   });
 });
+
+describe('load shedding while the event loop runs late (a burst being parsed)', () => {
+  const limit = 20;
+  const t0 = 1_000_000;
+
+  it('counts no late time toward a stall: the process could not see hand-outs meanwhile', () => {
+    const rate = new AcquireRate();
+    rate.record(t0);
+    const lag = { sinceHandoutMs: 400, recently: true };
+    expect(shouldShed(300, limit, rate, t0, t0 + SHED_STALL_MS + 100, lag)).toBe(false);
+    expect(shouldShed(300, limit, rate, t0, t0 + SHED_STALL_MS + 400, lag)).toBe(true);
+  });
+
+  it('reads no pace while the loop ran late lately', () => {
+    const slow = new AcquireRate();
+    for (let at = t0 - 400; at <= t0; at += 100) slow.record(at);
+    expect(shouldShed(limit, limit, slow, t0 - 5_000, t0 + 1, { sinceHandoutMs: 0, recently: true })).toBe(
+      false,
+    );
+    expect(shouldShed(limit, limit, slow, t0 - 5_000, t0 + 1)).toBe(true);
+  });
+});

@@ -23,6 +23,24 @@ export const SHED_PACE_WINDOW_MS = 250;
  */
 export const SHED_PACE_SPAN_MS = 500;
 
+/**
+ * The process's own clock: a tick this often. A tick late by more than `LOOP_LAG_MS` means the
+ * event loop itself was busy (a burst being parsed): hand-outs could not be seen meanwhile, so
+ * that time is no sign of the database (docs/reliability.md, "Load shedding").
+ */
+export const LOOP_TICK_MS = 50;
+export const LOOP_LAG_MS = 50;
+
+/** What the event loop did lately, as the shedding rule reads it. */
+export interface LoopLag {
+  /** How much of the time since the last hand-out the loop spent late (ms). */
+  sinceHandoutMs: number;
+  /** Whether the loop ran late within the last `SHED_PACE_SPAN_MS`. */
+  recently: boolean;
+}
+
+const NO_LAG: LoopLag = { sinceHandoutMs: 0, recently: false };
+
 /** Routes that must answer whatever the pool does. */
 const NEVER_SHED = new Set(['/health/live', '/metrics']);
 
@@ -85,7 +103,7 @@ export class AcquireRate {
  * shed when the pool handed out nothing for `SHED_STALL_MS` (a frozen server), or, once the queue
  * has been long for `SHED_PACE_WINDOW_MS`, when it would take longer than `SHED_WAIT_BUDGET_MS`
  * to serve at the pace seen since it grew long, over at most the last `SHED_PACE_SPAN_MS` (a
- * held lock). A
+ * held lock). Time the event loop spent late (`lag`) counts for neither: it is the process's own. A
  * long queue that moves (a burst of reads, a connector writing on 32 connections) is served.
  */
 export function shouldShed(
@@ -94,11 +112,14 @@ export function shouldShed(
   rate: AcquireRate,
   saturatedSince: number,
   now: number,
+  lag: LoopLag = NO_LAG,
 ): boolean {
   if (pending < limit) return false;
   const last = rate.last();
-  if (now - Math.max(last ?? saturatedSince, saturatedSince) >= SHED_STALL_MS) return true;
-  if (now - saturatedSince < SHED_PACE_WINDOW_MS) return false;
+  const quiet = now - Math.max(last ?? saturatedSince, saturatedSince) - lag.sinceHandoutMs;
+  if (quiet >= SHED_STALL_MS) return true;
+  // a pace read while the loop ran late counts hand-outs the process had no time to see
+  if (lag.recently || now - saturatedSince < SHED_PACE_WINDOW_MS) return false;
   const perSecond = rate.perSecond(Math.max(saturatedSince, now - SHED_PACE_SPAN_MS), now);
   // nothing handed out since the queue grew long is the stall rule's to judge
   return perSecond > 0 && (pending * 1_000) / perSecond > SHED_WAIT_BUDGET_MS;
@@ -118,6 +139,24 @@ export function shedWhenPoolSaturated(orm: MikroORM, poolSize: number) {
     if (pending < limit) saturatedSince = null;
     else saturatedSince ??= now;
   };
+  // the loop's lateness since the last hand-out, and when it was last late
+  const loop = { lagSinceHandoutMs: 0, laggedAt: -Infinity, tickAt: Date.now() };
+  const clock = setInterval(() => {
+    const now = Date.now();
+    const late = now - loop.tickAt - LOOP_TICK_MS;
+    loop.tickAt = now;
+    if (late > 0) loop.lagSinceHandoutMs += late;
+    if (late > LOOP_LAG_MS) loop.laggedAt = now;
+  }, LOOP_TICK_MS);
+  clock.unref();
+  const lagNow = (now: number): LoopLag => {
+    // a tick still due by more than the lag: the loop is late right now
+    const pending = Math.max(0, now - loop.tickAt - LOOP_TICK_MS);
+    return {
+      sinceHandoutMs: loop.lagSinceHandoutMs + pending,
+      recently: pending > LOOP_LAG_MS || now - loop.laggedAt < SHED_PACE_SPAN_MS,
+    };
+  };
   const watched = new WeakSet<TarnPool>();
   const pool = (): TarnPool | undefined => {
     const current = (
@@ -130,6 +169,7 @@ export function shedWhenPoolSaturated(orm: MikroORM, poolSize: number) {
       current.on('acquireSuccess', () => {
         const now = Date.now();
         rate.record(now);
+        loop.lagSinceHandoutMs = 0;
         observe(current.numPendingAcquires(), now);
       });
     }
@@ -140,7 +180,7 @@ export function shedWhenPoolSaturated(orm: MikroORM, poolSize: number) {
     const pending = pool()?.numPendingAcquires() ?? 0;
     const now = Date.now();
     observe(pending, now);
-    if (saturatedSince !== null && shouldShed(pending, limit, rate, saturatedSince, now)) {
+    if (saturatedSince !== null && shouldShed(pending, limit, rate, saturatedSince, now, lagNow(now))) {
       next(new DependencyUnavailableError('database pool saturated; request shed'));
       return;
     }

@@ -61,7 +61,8 @@ export class HealthController {
   @ApiOperation({
     summary: 'Check that the API is ready for traffic',
     description:
-      'Readiness: the database answers, every migration is applied and, when REDIS_URL is set, Redis answers.',
+      'Readiness: the database answers, every migration is applied and, when REDIS_URL is set, Redis ' +
+      'answers. From the stop signal on it answers 503: the process drains and takes nothing new.',
   })
   @ApiOkResponse({ type: ReadinessView, description: 'Every check is up.' })
   @ApiErrorResponse(503, UNAVAILABLE)

@@ -22,6 +22,8 @@ export class ReadinessChecks implements OnApplicationShutdown {
   private redis?: Redis;
   /** Once every migration is applied it stays so: later probes skip the query. */
   private migrated = false;
+  /** Set at the stop signal: from then on the process is not ready, whatever else answers. */
+  private stopping = false;
 
   constructor(
     private readonly config: AppConfig,
@@ -30,8 +32,14 @@ export class ReadinessChecks implements OnApplicationShutdown {
     private readonly migrations: DatabaseMigrations,
   ) {}
 
+  /** The stop began: readiness answers 503 so a load balancer sends nothing new (docs/operations/health-and-shutdown.md). */
+  markStopping(): void {
+    this.stopping = true;
+  }
+
   /** The checks that apply to this process: Redis only with REDIS_URL. */
   all(): (() => Promise<HealthIndicatorResult>)[] {
+    if (this.stopping) return [async () => this.indicators.check('process').down('stopping')];
     return [
       () => this.databaseCheck(),
       () => this.migrationsCheck(),

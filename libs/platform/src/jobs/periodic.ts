@@ -24,6 +24,7 @@ export enum JobName {
   WebhooksPurge = 'webhooks.purge',
   SearchRecentIndexes = 'search.recent-indexes',
   MediaCleanStored = 'media.clean-stored',
+  CompactLeadCounters = 'crm.compact-lead-counters',
 }
 
 export const PERIODIC = Reflector.createDecorator<{ name: JobName; everyMs: number }>();
