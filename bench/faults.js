@@ -504,7 +504,16 @@ async function injectFault(name, env) {
         env.api.child.kill('SIGKILL');
         await exited;
         kills.push(creating);
-        env.api = await startApi(env.apiOptions, (child) => (env.starting = child), '/health/live');
+        try {
+          env.api = await startApi(env.apiOptions, (child) => (env.starting = child), '/health/live');
+        } catch (err) {
+          // recorded; the campaign goes on once an API answers again
+          console.error(`faults: kill9: the API did not come back: ${err}`);
+          if (env.starting?.exitCode === null) env.starting.kill('SIGKILL');
+          env.api = await startApi(env.apiOptions, (child) => (env.starting = child), '/health/live');
+          load.base = env.api.base;
+          return { start, end: now(), kills: kills.length, restartError: String(err) };
+        }
         load.base = env.api.base;
         await sleep(1_000);
       }
@@ -720,7 +729,7 @@ async function main() {
     const monitor = startMonitor(load, apiOptions.metricsPort);
     env.monitor = monitor;
     await sleep(3_000); // warm-up
-    for (const fault of FAULTS) {
+    campaign: for (const fault of FAULTS) {
       const runs = RUNS_OF[fault] ?? RUNS;
       for (let i = 1; i <= runs; i++) {
         const label = `${fault} #${i}`;
@@ -733,7 +742,26 @@ async function main() {
         console.error(`faults: ${label}: steady load ${PRE_MS / 1000} s`);
         await sleep(PRE_MS);
         console.error(`faults: ${label}: fault`);
-        const window = await injectFault(fault, env);
+        let window;
+        try {
+          window = await injectFault(fault, env);
+        } catch (err) {
+          // a fault the script itself could not finish (the API not back): recorded, and the
+          // campaign stops injecting but still reports what it measured
+          console.error(`faults: ${label}: ${err}`);
+          results.push({
+            label,
+            fault,
+            run: i,
+            runStart,
+            runEnd: now(),
+            loadavg,
+            start: runStart,
+            end: now(),
+            error: String(err),
+          });
+          break campaign;
+        }
         await sleep(POST_MS);
         results.push({ label, fault, run: i, runStart, runEnd: now(), loadavg, ...window });
         fs.writeFileSync(path.join(dir, 'runs.json'), JSON.stringify(results, null, 2));
@@ -780,6 +808,8 @@ async function main() {
       );
       a.loadavg = r.loadavg;
       if (r.drain) a.drain = r.drain;
+      if (r.error) a.error = r.error;
+      if (r.kills) a.kills = r.kills;
       a.label = r.label;
       report.push(a);
     }
@@ -880,9 +910,13 @@ function printTable(s) {
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of s.runs) {
-    const drain = r.drain
-      ? `${r.drain.answered}/${r.drain.inFlight} in flight answered, exit ${r.drain.exitCode ?? r.drain.exitSignal} after ${(r.drain.exitMs / 1000).toFixed(1)} s${r.drain.killed ? ' (killed)' : ''}`
-      : '';
+    const drain = r.error
+      ? `**${r.error}**`
+      : r.drain
+        ? `${r.drain.answered}/${r.drain.inFlight} in flight answered, exit ${r.drain.exitCode ?? r.drain.exitSignal} after ${(r.drain.exitMs / 1000).toFixed(1)} s${r.drain.killed ? ' (killed)' : ''}`
+        : r.kills
+          ? `${r.kills} kills`
+          : '';
     console.log(
       `| ${r.label} | ${r.loadavg.toFixed(1)} | ${r.before.p99Ms} / ${r.before.non2xx} | ${(r.faultMs / 1000).toFixed(1)} | ${fmt(r.statuses)} | ${r.http500} (${r.log500}) | ${r.worstMs} | ${r.over5s} | ${r.recoveryS === null ? `> ${(r.horizonMs / 1000).toFixed(0)}` : r.recoveryS} | ${r.acked}/${r.creates} | ${r.lost} | ${r.duplicated} | ${drain} |`,
     );
