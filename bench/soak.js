@@ -304,12 +304,8 @@ async function main() {
       },
       afterWarmup: {
         fromMinute: WARMUP_MINUTES,
-        rssMB: { first: mean(first, 'rssMB'), last: mean(last, 'rssMB'), growthPercent: growth('rssMB') },
-        heapUsedMB: {
-          first: mean(first, 'heapUsedMB'),
-          last: mean(last, 'heapUsedMB'),
-          growthPercent: growth('heapUsedMB'),
-        },
+        heapFloorGrowthPercent: growth('heapFloorMB'),
+        rssGrowthPercent: growth('rssMeanMB'),
       },
       blocks,
       samples,
