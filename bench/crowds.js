@@ -7,7 +7,16 @@
 // Run: npm run build && node bench/crowds.js. Env: CROWD_LEADS (3000), CROWD_LOOP_S (45),
 // CROWD_ROUNDS (3).
 const http = require('node:http');
-const { createBenchDatabase, startApi, runOps, sql, closedLoop, log, machine } = require('./lib');
+const {
+  createBenchDatabase,
+  startApi,
+  runOps,
+  sql,
+  closedLoop,
+  log,
+  machine,
+  timedRequest,
+} = require('./lib');
 
 const LEADS = Number(process.env.CROWD_LEADS ?? 3000);
 const LOOP_S = Number(process.env.CROWD_LOOP_S ?? 45);
@@ -15,39 +24,8 @@ const ROUNDS = Number(process.env.CROWD_ROUNDS ?? 3);
 
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 
-function request(base, route, headers = {}, method = 'GET', body) {
-  return new Promise((resolve) => {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const url = new URL(base + route);
-    const started = performance.now();
-    const req = http.request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        method,
-        path: url.pathname + url.search,
-        headers: {
-          ...headers,
-          ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
-        },
-      },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode,
-            ms: performance.now() - started,
-            text: Buffer.concat(chunks).toString(),
-          }),
-        );
-      },
-    );
-    req.on('error', (err) => resolve({ status: 0, error: err.code, ms: performance.now() - started }));
-    req.end(payload);
-  });
-}
+const request = (base, route, headers = {}, method = 'GET', body = undefined) =>
+  timedRequest(base, method, route, { headers, body, agent });
 
 const countBy = (values) => values.reduce((m, v) => ({ ...m, [v]: (m[v] ?? 0) + 1 }), {});
 const worst = (answers) => Math.round(Math.max(...answers.map((a) => a.ms)));

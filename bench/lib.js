@@ -474,6 +474,49 @@ async function getJson(base, route, headers = {}, method = 'GET', body = undefin
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
+/**
+ * One HTTP request on `agent` (a keep-alive pool, or none): resolves with `{status, ms, text}`, or
+ * `{status: 0, error, ms}` when no answer came (a refusal, a reset, `timeoutMs` passed); never
+ * rejects. `ms` runs from the send to the end of the answer.
+ */
+function timedRequest(base, method, route, { headers = {}, body, agent, timeoutMs = 30_000 } = {}) {
+  return new Promise((resolve) => {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const url = new URL(base + route);
+    const started = performance.now();
+    const req = http.request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        method,
+        path: url.pathname + url.search,
+        timeout: timeoutMs,
+        headers: {
+          ...headers,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+        },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode,
+            ms: performance.now() - started,
+            text: Buffer.concat(chunks).toString(),
+          }),
+        );
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('TIMEOUT')));
+    req.on('error', (err) =>
+      resolve({ status: 0, error: err.code ?? err.message, ms: performance.now() - started }),
+    );
+    req.end(payload);
+  });
+}
+
 /** JSON with object keys sorted, to compare two answers whatever order their keys were written in. */
 const canonical = (value) =>
   JSON.stringify(value, (_key, v) =>
@@ -695,6 +738,7 @@ module.exports = {
   percentile,
   seededRandom,
   getJson,
+  timedRequest,
   canonical,
   summarizeProfile,
   machine,

@@ -23,6 +23,7 @@ const {
   percentile,
   round,
   ROOT,
+  timedRequest,
 } = require('./lib');
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 30);
@@ -34,43 +35,8 @@ const TIMEOUT_MS = 30_000;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
-function request(base, method, route, headers, body) {
-  return new Promise((resolve) => {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const url = new URL(base + route);
-    const started = performance.now();
-    const req = http.request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        method,
-        path: url.pathname + url.search,
-        timeout: TIMEOUT_MS,
-        headers: {
-          ...headers,
-          ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
-        },
-      },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode,
-            ms: performance.now() - started,
-            text: Buffer.concat(chunks).toString(),
-          }),
-        );
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('TIMEOUT')));
-    req.on('error', (err) =>
-      resolve({ status: 0, error: err.code ?? err.message, ms: performance.now() - started }),
-    );
-    req.end(payload);
-  });
-}
+const request = (base, method, route, headers, body) =>
+  timedRequest(base, method, route, { headers, body, agent, timeoutMs: TIMEOUT_MS });
 
 /** A local webhook receiver: counts deliveries by event type, answers 204. */
 function startReceiver() {

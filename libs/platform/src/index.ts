@@ -111,7 +111,7 @@ export * from './images/image-processing';
 
 // lifecycle: a graceful stop on SIGTERM/SIGINT
 export { BufferedWrites, WriteBuffer, type WriteBufferOptions } from './db/buffered-writes';
-export { DRAIN_ACCEPT_MS, DRAIN_QUIET_MS, HttpDrain, type DrainReport } from './lifecycle/http-drain';
+export { DRAIN_ACCEPT_MS, HttpDrain, type DrainReport } from './lifecycle/http-drain';
 export * from './lifecycle/graceful-shutdown';
 
 // errors in logs: class, SQLSTATE, statement shape; never a value

@@ -88,10 +88,6 @@ export class HttpDrain {
     return this.open.size;
   }
 
-  get isDraining(): boolean {
-    return this.draining;
-  }
-
   /**
    * Answers what is in flight and what arrives during the accept window, then closes every
    * connection; past `budgetMs` the connections still open are cut.
