@@ -15,6 +15,8 @@ describe('reusable: which pooled connections the pool may hand out', () => {
       { getTransactionStatus: (): string => 'I', _activeQuery: {} },
     ],
     ['with queries still queued', { getTransactionStatus: (): string => 'I', _queryQueue: [{}] }],
+    ['closed on release but not yet taken out', { getTransactionStatus: (): string => 'I', _ending: true }],
+    ['broken by a connection error', { getTransactionStatus: (): string => 'I', _queryable: false }],
   ])('refuses one %s', (_case, connection) => {
     expect(reusable(connection)).toBe(false);
   });

@@ -62,6 +62,8 @@ interface PooledClient {
   getTransactionStatus?(): string | null;
   _activeQuery?: unknown;
   _queryQueue?: unknown[];
+  _ending?: boolean;
+  _queryable?: boolean;
 }
 
 /**
@@ -73,6 +75,9 @@ interface PooledClient {
 export function reusable(connection: PooledClient): boolean {
   const status = connection.getTransactionStatus?.() ?? 'I';
   return (
+    // one closed on release is still in the free list until it is borrowed
+    !connection._ending &&
+    connection._queryable !== false &&
     (status === 'I' || status === null) &&
     !connection._activeQuery &&
     (connection._queryQueue?.length ?? 0) === 0
