@@ -35,6 +35,18 @@ const TIMEOUT_MS = 30_000;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
+/** Each kind's p99 in a sample: which route a climbing p99 comes from. */
+const p99ByKind = (answers) => {
+  const byKind = {};
+  for (const a of answers) (byKind[a.kind] ??= []).push(a.ms);
+  return Object.fromEntries(
+    Object.entries(byKind).map(([kind, ms]) => [
+      kind,
+      round(percentile(Float64Array.from(ms).sort(), 99), 1),
+    ]),
+  );
+};
+
 const request = (base, method, route, headers, body) =>
   timedRequest(base, method, route, { headers, body, agent, timeoutMs: TIMEOUT_MS });
 
@@ -196,7 +208,7 @@ async function main() {
         const key = `${kind} ${status} ${code}`.trim();
         totals.errors[key] = (totals.errors[key] ?? 0) + 1;
       }
-      window.push({ ms: res.ms, status: res.status });
+      window.push({ kind, ms: res.ms, status: res.status });
     };
 
     const started = Date.now();
@@ -218,6 +230,7 @@ async function main() {
         p50: ms.length ? round(percentile(ms, 50), 1) : null,
         p99: ms.length ? round(percentile(ms, 99), 1) : null,
         delivered: receiver.received.total,
+        p99ByKind: p99ByKind(answers),
         ...(await metricsOf(metricsPort)),
       };
       samples.push(sample);

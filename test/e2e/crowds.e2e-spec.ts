@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { Client } from 'pg';
 import { VIEWS_FLUSH_MS } from '@app/brochures';
 import { startApi, type ChildApp } from '../api-child';
-import { Agency, sql, TestApp } from '../fixtures';
+import { Agency, leadBody, sql, TestApp } from '../fixtures';
 import { insertBrochure } from '../fixtures/brochures';
 
 /**
@@ -12,16 +12,32 @@ import { insertBrochure } from '../fixtures/brochures';
  * a second, and a graceful stop writes the views still in memory.
  */
 
-/** GET on a connection of its own, as many people at once make them. */
-const get = (port: number, path: string, headers: Record<string, string> = {}) =>
-  new Promise<number>((resolve) => {
-    const req = request({ host: '127.0.0.1', port, path, headers, agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', () => resolve(0));
-    req.end();
+/** A call on a connection of its own, as many people at once make them; its status and time. */
+const call = (port: number, method: string, path: string, headers: Record<string, string>, body?: object) =>
+  new Promise<{ status: number; ms: number }>((resolve) => {
+    const start = Date.now();
+    const payload = body ? JSON.stringify(body) : undefined;
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method,
+        agent: false,
+        headers: payload ? { ...headers, 'content-type': 'application/json' } : headers,
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: Date.now() - start }));
+      },
+    );
+    req.on('error', () => resolve({ status: 0, ms: Date.now() - start }));
+    req.end(payload);
   });
+
+/** GET on a connection of its own. */
+const get = async (port: number, path: string, headers: Record<string, string> = {}) =>
+  (await call(port, 'GET', path, headers)).status;
 
 const countBy = (values: number[]) =>
   values.reduce<Record<number, number>>((m, v) => ({ ...m, [v]: (m[v] ?? 0) + 1 }), {});
@@ -85,6 +101,53 @@ describe('crowds on a healthy database', () => {
     }
     await sleep(VIEWS_FLUSH_MS * 2 + 1_500);
     expect(await viewCountOf(brochure.id)).toBe(5);
+  });
+
+  it("one agency's writes stuck on its event counter take half the pool: another agency is served", async () => {
+    const b = await t.seed.agency('Neighbour Agency');
+    const lead = await t.seed.lead(b.admin);
+    await sql(t, 'update api_keys set rate_limit_per_minute = 1000000');
+    await t.seed.lead(a.admin); // the counter row exists
+    const holder = new Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from org_event_counter where organization_id = $1 for update', [
+        a.admin.organizationId,
+      ]);
+      const stuck = Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          call(
+            api.port,
+            'POST',
+            '/v1/leads',
+            { authorization: `Bearer ${a.admin.key}` },
+            leadBody({ firstName: `Stuck${i}` }),
+          ),
+        ),
+      );
+      await sleep(200); // the stuck writes hold what they may of the pool
+      const bAuth = { authorization: `Bearer ${b.admin.key}` };
+      const served = await Promise.all([
+        ...Array.from({ length: 10 }, () => call(api.port, 'GET', `/v1/leads/${lead.id}`, bAuth)),
+        ...Array.from({ length: 5 }, (_, i) =>
+          call(api.port, 'POST', `/v1/leads/${lead.id}/notes`, bAuth, { content: `served ${i}` }),
+        ),
+      ]);
+      expect(countBy(served.map((r) => r.status))).toEqual({ 200: 10, 201: 5 });
+      expect(Math.max(...served.map((r) => r.ms))).toBeLessThan(1_000);
+      // the stuck agency's writes give up on the lock or the queue: 503, nothing written
+      const refused = await stuck;
+      expect(countBy(refused.map((r) => r.status))).toEqual({ 503: 30 });
+    } finally {
+      await holder.query('rollback');
+      await holder.end();
+    }
+    const [{ n }] = await sql<{ n: string }>(
+      t,
+      "select count(*) n from leads where first_name like 'Stuck%'",
+    );
+    expect(Number(n)).toBe(0);
   });
 
   it('55 concurrent opens of one brochure → 55 × 200, viewCount 55 within a second; a stop writes the rest', async () => {

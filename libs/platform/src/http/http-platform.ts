@@ -8,6 +8,7 @@ import { PlanGuard } from '../auth/plan.guard';
 import { ScopeGuard } from '../auth/scope.guard';
 import { NoBodyGuard } from './body-rules';
 import { ErrorEnvelopeFilter } from './error-envelope.filter';
+import { OrgWriteGuard } from './org-write.guard';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RequestValidationPipe } from './validation.pipe';
 
@@ -15,7 +16,7 @@ import { RequestValidationPipe } from './validation.pipe';
  * The global pieces of the HTTP pipeline, for the API's root module (with RateLimitModule and
  * IdempotencyModule in its imports; no global interceptor, so a read runs none). Guard order is provider order, and decides which refusal wins: body rules, the access
  * declaration (fail closed), authentication (credential kind, key rules), scopes, admin, plan,
- * then rate limits.
+ * rate limits, then an agency's share of the pool for a write (`OrgWriteGuard`).
  */
 export const HTTP_PLATFORM_PROVIDERS: Provider[] = [
   { provide: APP_FILTER, useClass: ErrorEnvelopeFilter },
@@ -29,4 +30,6 @@ export const HTTP_PLATFORM_PROVIDERS: Provider[] = [
   RateLimitGuard,
   { provide: APP_GUARD, useExisting: RateLimitGuard },
   { provide: GrantRefusalListener, useExisting: RateLimitGuard },
+  OrgWriteGuard,
+  { provide: APP_GUARD, useExisting: OrgWriteGuard },
 ];
