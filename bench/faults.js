@@ -582,20 +582,30 @@ function analyse(load, run, logLines, horizon) {
   const statuses = countBy(during.map((r) => (r.status > 0 ? String(r.status) : `err:${r.error}`)));
   const worst = during.reduce((m, r) => Math.max(m, r.end - r.start), 0);
   const over5s = during.filter((r) => r.end - r.start > 5000).length;
-  // recovery: the first whole second after the fault in which every request sent got 2xx within 1 s
-  let recovery = null;
-  for (let k = 0; (k + 1) * 1000 <= horizon - end; k++) {
-    const sec = reqs.filter((r) => r.start >= end + k * 1000 && r.start < end + (k + 1) * 1000);
-    const all = load.requests.filter((r) => r.start >= end + k * 1000 && r.start < end + (k + 1) * 1000);
-    if (
-      sec.length > 0 &&
-      sec.length === all.length &&
-      sec.every((r) => r.status >= 200 && r.status < 300 && r.end - r.start <= GOOD_LATENCY_MS)
-    ) {
-      recovery = k;
-      break;
+  // recovery: the first whole second after the fault in which every request sent (of `kinds`)
+  // got 2xx within 1 s; reads apart, since retried creates drain at the create rate
+  const recoveryOf = (kinds) => {
+    for (let k = 0; (k + 1) * 1000 <= horizon - end; k++) {
+      const inSecond = (r) =>
+        r.start >= end + k * 1000 && r.start < end + (k + 1) * 1000 && (!kinds || kinds.includes(r.kind));
+      const sec = reqs.filter(inSecond);
+      const all = load.requests.filter(inSecond);
+      if (
+        sec.length > 0 &&
+        sec.length === all.length &&
+        sec.every((r) => r.status >= 200 && r.status < 300 && r.end - r.start <= GOOD_LATENCY_MS)
+      )
+        return k;
     }
-  }
+    return null;
+  };
+  const recovery = recoveryOf(null);
+  const readsRecovery = recoveryOf(['me', 'list']);
+  // when the last create begun before the fault's end was answered for good
+  const openAtEnd = load.creates.filter((c) => c.start < end);
+  const createsSettledS = openAtEnd.some((c) => c.done === null)
+    ? null
+    : Math.max(0, ...openAtEnd.map((c) => Math.ceil((c.done - end) / 1000)));
   // steady state before the fault, for reference
   const before = reqs.filter((r) => r.start >= runStart && r.start < start && r.end < start);
   const baseBad = before.filter((r) => !(r.status >= 200 && r.status < 300)).length;
@@ -642,6 +652,8 @@ function analyse(load, run, logLines, horizon) {
     worstMs: worst,
     over5s,
     recoveryS: recovery,
+    readsRecoveryS: readsRecovery,
+    createsSettledS,
     before: { requests: before.length, non2xx: baseBad, p99Ms: p99Before },
     http500: fiveHundreds.length,
     log500: logs500.length,
@@ -906,7 +918,7 @@ function printTable(s) {
       `${s.acked} of ${s.creates} creates acknowledged; idempotency records left in progress: ${s.stuckInProgress}\n`,
   );
   console.log(
-    '| fault | load | before: p99 ms / not 2xx | fault s | answers during the fault (overlapping it) | 500s (log) | worst ms | past 5 s | recovery s | acked creates | lost | dup | drain |',
+    '| fault | load | before: p99 ms / not 2xx | fault s | answers during the fault (overlapping it) | 500s (log) | worst ms | past 5 s | recovery s (reads) | acked creates | lost | dup | drain |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of s.runs) {
@@ -915,10 +927,10 @@ function printTable(s) {
       : r.drain
         ? `${r.drain.answered}/${r.drain.inFlight} in flight answered, exit ${r.drain.exitCode ?? r.drain.exitSignal} after ${(r.drain.exitMs / 1000).toFixed(1)} s${r.drain.killed ? ' (killed)' : ''}`
         : r.kills
-          ? `${r.kills} kills`
+          ? `${r.kills} kills; creates open at the end settled in ${r.createsSettledS ?? '?'} s`
           : '';
     console.log(
-      `| ${r.label} | ${r.loadavg.toFixed(1)} | ${r.before.p99Ms} / ${r.before.non2xx} | ${(r.faultMs / 1000).toFixed(1)} | ${fmt(r.statuses)} | ${r.http500} (${r.log500}) | ${r.worstMs} | ${r.over5s} | ${r.recoveryS === null ? `> ${(r.horizonMs / 1000).toFixed(0)}` : r.recoveryS} | ${r.acked}/${r.creates} | ${r.lost} | ${r.duplicated} | ${drain} |`,
+      `| ${r.label} | ${r.loadavg.toFixed(1)} | ${r.before.p99Ms} / ${r.before.non2xx} | ${(r.faultMs / 1000).toFixed(1)} | ${fmt(r.statuses)} | ${r.http500} (${r.log500}) | ${r.worstMs} | ${r.over5s} | ${r.recoveryS === null ? `> ${(r.horizonMs / 1000).toFixed(0)}` : r.recoveryS} (reads ${r.readsRecoveryS ?? '> ' + (r.horizonMs / 1000).toFixed(0)}) | ${r.acked}/${r.creates} | ${r.lost} | ${r.duplicated} | ${drain} |`,
     );
   }
 }
