@@ -1,5 +1,9 @@
 import {
   AcquireRate,
+  LOOP_LAG_MS,
+  LOOP_TICK_MS,
+  LoopClock,
+  SHED_PACE_SPAN_MS,
   SHED_PACE_WINDOW_MS,
   SHED_STALL_MS,
   SHED_WAIT_BUDGET_MS,
@@ -90,5 +94,33 @@ describe('load shedding while the event loop runs late (a burst being parsed)', 
       false,
     );
     expect(shouldShed(limit, limit, slow, t0 - 5_000, t0 + 1)).toBe(true);
+  });
+});
+
+describe('LoopClock: how late the process itself runs', () => {
+  it('adds up the lateness of its ticks, the overdue one included, and never goes back', () => {
+    const t0 = Date.now();
+    const clock = new LoopClock(t0);
+    clock.tick(t0 + LOOP_TICK_MS); // on time
+    expect(clock.lateMs(t0 + LOOP_TICK_MS)).toBe(0);
+    clock.tick(t0 + 2 * LOOP_TICK_MS + 300); // a burst kept the loop 300 ms behind
+    expect(clock.lateMs(t0 + 2 * LOOP_TICK_MS + 300)).toBe(300);
+    // the next tick is overdue by 100 ms: counted before it runs, and the same once it has
+    const overdue = t0 + 3 * LOOP_TICK_MS + 400;
+    expect(clock.lateMs(overdue)).toBe(400);
+    clock.tick(overdue);
+    expect(clock.lateMs(overdue)).toBe(400);
+    expect(clock.lateMs(overdue + 10)).toBe(400);
+  });
+
+  it('says it ran late recently for a pace span after a tick late by more than the lag', () => {
+    const t0 = Date.now();
+    const clock = new LoopClock(t0);
+    clock.tick(t0 + LOOP_TICK_MS + LOOP_LAG_MS + 1);
+    const lateAt = t0 + LOOP_TICK_MS + LOOP_LAG_MS + 1;
+    expect(clock.lateRecently(lateAt + 10)).toBe(true);
+    let at = lateAt;
+    while (at < lateAt + SHED_PACE_SPAN_MS) clock.tick((at += LOOP_TICK_MS)); // on time since
+    expect(clock.lateRecently(lateAt + SHED_PACE_SPAN_MS + 1)).toBe(false);
   });
 });

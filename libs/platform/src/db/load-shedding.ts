@@ -41,6 +41,41 @@ export interface LoopLag {
 
 const NO_LAG: LoopLag = { sinceHandoutMs: 0, recently: false };
 
+/**
+ * The process's own clock: how late its event loop ran since it started, from a tick every
+ * `LOOP_TICK_MS`. One per process, for every rule that must not read the process's own lateness
+ * as a sign of the database (shedding, the write gate).
+ */
+export class LoopClock {
+  private lateTotalMs = 0;
+  private laggedAt = -Infinity;
+
+  constructor(private tickAt = Date.now()) {
+    setInterval(() => this.tick(Date.now()), LOOP_TICK_MS).unref();
+  }
+
+  tick(now: number): void {
+    const late = now - this.tickAt - LOOP_TICK_MS;
+    this.tickAt = now;
+    if (late > 0) this.lateTotalMs += late;
+    if (late > LOOP_LAG_MS) this.laggedAt = now;
+  }
+
+  /** Milliseconds the loop ran late so far, a tick still overdue included (never decreases). */
+  lateMs(now: number): number {
+    return this.lateTotalMs + Math.max(0, now - this.tickAt - LOOP_TICK_MS);
+  }
+
+  /** Whether the loop is late by more than `LOOP_LAG_MS` now or was within `SHED_PACE_SPAN_MS`. */
+  lateRecently(now: number): boolean {
+    return now - this.tickAt - LOOP_TICK_MS > LOOP_LAG_MS || now - this.laggedAt < SHED_PACE_SPAN_MS;
+  }
+}
+
+let processClock: LoopClock | undefined;
+/** This process's loop clock, started on first use. */
+export const loopClock = (): LoopClock => (processClock ??= new LoopClock());
+
 /** Routes that must answer whatever the pool does. */
 const NEVER_SHED = new Set(['/health/live', '/metrics']);
 
@@ -139,24 +174,12 @@ export function shedWhenPoolSaturated(orm: MikroORM, poolSize: number) {
     if (pending < limit) saturatedSince = null;
     else saturatedSince ??= now;
   };
-  // the loop's lateness since the last hand-out, and when it was last late
-  const loop = { lagSinceHandoutMs: 0, laggedAt: -Infinity, tickAt: Date.now() };
-  const clock = setInterval(() => {
-    const now = Date.now();
-    const late = now - loop.tickAt - LOOP_TICK_MS;
-    loop.tickAt = now;
-    if (late > 0) loop.lagSinceHandoutMs += late;
-    if (late > LOOP_LAG_MS) loop.laggedAt = now;
-  }, LOOP_TICK_MS);
-  clock.unref();
-  const lagNow = (now: number): LoopLag => {
-    // a tick still due by more than the lag: the loop is late right now
-    const pending = Math.max(0, now - loop.tickAt - LOOP_TICK_MS);
-    return {
-      sinceHandoutMs: loop.lagSinceHandoutMs + pending,
-      recently: pending > LOOP_LAG_MS || now - loop.laggedAt < SHED_PACE_SPAN_MS,
-    };
-  };
+  const clock = loopClock();
+  let lateAtHandout = clock.lateMs(Date.now());
+  const lagNow = (now: number): LoopLag => ({
+    sinceHandoutMs: clock.lateMs(now) - lateAtHandout,
+    recently: clock.lateRecently(now),
+  });
   const watched = new WeakSet<TarnPool>();
   const pool = (): TarnPool | undefined => {
     const current = (
@@ -169,7 +192,7 @@ export function shedWhenPoolSaturated(orm: MikroORM, poolSize: number) {
       current.on('acquireSuccess', () => {
         const now = Date.now();
         rate.record(now);
-        loop.lagSinceHandoutMs = 0;
+        lateAtHandout = clock.lateMs(now);
         observe(current.numPendingAcquires(), now);
       });
     }

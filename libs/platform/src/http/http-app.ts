@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Express } from 'express';
 import { MikroORM } from '@mikro-orm/core';
@@ -14,6 +15,13 @@ import { securityHeaders } from './security-headers';
 export const BODY_LIMIT = '5mb';
 
 /**
+ * An idle keep-alive connection is kept this long: longer than clients and load balancers keep
+ * theirs (60 s is common), so the server is never the one closing a connection a client is about
+ * to send on (a reset the client sees; Node's default is 5 s). Docs: docs/reliability.md, "Soak".
+ */
+export const KEEP_ALIVE_MS = 65_000;
+
+/**
  * Steps 1-2 of the pipeline, shared by main.ts and the tests: the drain's count of requests in
  * flight (from their headers on, see `HttpDrain`), request id and the security headers (so even a
  * 413 carries them), load shedding while the database pool is saturated, then the JSON-only rule,
@@ -27,8 +35,12 @@ export function configureHttpApp(app: NestExpressApplication): NestExpressApplic
   const config = app.get(AppConfig, { strict: false });
   // behind N proxies the client IP is N hops back in X-Forwarded-For (the per-IP limits read req.ip)
   if (config.trustProxyHops > 0) app.set('trust proxy', config.trustProxyHops);
+  const server = app.getHttpServer() as Server;
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  // headers must be allowed to take longer than an idle connection lasts (Node's own rule)
+  server.headersTimeout = Math.max(server.headersTimeout, KEEP_ALIVE_MS + 1_000);
   const drain = HttpDrain.of(app);
-  drain.watch(app.getHttpServer());
+  drain.watch(server);
   app.use(drain.track);
   app.use(requestId);
   app.use(securityHeaders);

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { ACCESS, AccessDeclaration, AuthedRequest } from '../auth/access.decorators';
 import { AppConfig } from '../config/app-config';
+import { loopClock } from '../db/load-shedding';
 import { orgWritePermits, OrgWriteGate } from '../db/org-write-gate';
 import { REQUEST_WAITS } from '../db/orm-options';
 
@@ -26,7 +27,10 @@ export class OrgWriteGuard implements CanActivate {
     config: AppConfig,
     private readonly reflector: Reflector,
   ) {
-    this.gate = new OrgWriteGate(orgWritePermits(config.databasePoolSize), REQUEST_WAITS.acquireMs);
+    const clock = loopClock();
+    this.gate = new OrgWriteGate(orgWritePermits(config.databasePoolSize), REQUEST_WAITS.acquireMs, (now) =>
+      clock.lateMs(now),
+    );
   }
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
