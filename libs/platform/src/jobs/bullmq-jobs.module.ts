@@ -16,6 +16,9 @@ import { Metrics } from '../metrics/metrics';
 import { JobsModule } from './in-process-jobs';
 import { PeriodicJobRegistry, QueueName } from './periodic';
 
+/** A job that runs longer than this is logged at `info` with its duration: what a stall coincides with. */
+export const SLOW_JOB_MS = 1_000;
+
 /** BullMQ's workers block on Redis and retry themselves: ioredis must not give up on a command. */
 export const bullmqConnection = (redisUrl: string) => ({ url: redisUrl, maxRetriesPerRequest: null });
 
@@ -39,7 +42,13 @@ export class MaintenanceProcessor extends WorkerHost implements BeforeApplicatio
   async process(job: Job): Promise<unknown> {
     const run = () =>
       this.registry.run(job.name, (job.data ?? {}) as Record<string, unknown>, this.clock.now());
-    return this.metrics ? this.metrics.countJob(job.name, run) : run();
+    const started = performance.now();
+    try {
+      return await (this.metrics ? this.metrics.countJob(job.name, run) : run());
+    } finally {
+      const durationMs = Math.round(performance.now() - started);
+      if (durationMs > SLOW_JOB_MS) this.log.log({ job: job.name, durationMs }, 'slow job');
+    }
   }
 
   @OnWorkerEvent('failed')
