@@ -16,7 +16,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { Client } = require('pg');
 
-const { ROOT, runOps, sql } = require('./lib');
+const { ROOT, runOps, sql, timedRequest } = require('./lib');
 const RPS = Number(process.env.FAULT_RPS ?? 150);
 const RUNS = Number(process.env.FAULT_RUNS ?? 3);
 const LEADS = Number(process.env.FAULT_LEADS ?? 3000);
@@ -249,54 +249,22 @@ async function startApi(
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, keepAliveMsecs: 1000 });
 
-/** One HTTP request; resolves with {status, body, error}, never rejects; 30 s client timeout. */
-function request(base, method, route, { token, body, headers = {} } = {}) {
-  return new Promise((resolve) => {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const url = new URL(base + route);
-    let done = false;
-    const finish = (result) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    const req = http.request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        method,
-        path: url.pathname + url.search,
-        headers: {
-          ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...headers,
-        },
-      },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed = null;
-          try {
-            parsed = text ? JSON.parse(text) : null;
-          } catch {
-            parsed = text;
-          }
-          finish({ status: res.statusCode, body: parsed, retryAfter: res.headers['retry-after'] });
-        });
-        res.on('error', (err) => finish({ status: 0, error: err.code ?? err.message }));
-      },
-    );
-    const timer = setTimeout(() => {
-      req.destroy(new Error('client timeout'));
-      finish({ status: 0, error: 'TIMEOUT' });
-    }, CLIENT_TIMEOUT_MS);
-    req.on('error', (err) => finish({ status: 0, error: err.code ?? err.message }));
-    req.end(payload);
+/** One HTTP request; resolves with {status, body, retryAfter, error}, never rejects; 30 s client timeout. */
+async function request(base, method, route, { token, body, headers = {} } = {}) {
+  const res = await timedRequest(base, method, route, {
+    agent,
+    body,
+    timeoutMs: CLIENT_TIMEOUT_MS,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
   });
+  if (!res.status) return { status: 0, error: res.error };
+  let parsed = null;
+  try {
+    parsed = res.text ? JSON.parse(res.text) : null;
+  } catch {
+    parsed = res.text;
+  }
+  return { status: res.status, body: parsed, retryAfter: res.retryAfter };
 }
 
 class Load {

@@ -475,15 +475,23 @@ async function getJson(base, route, headers = {}, method = 'GET', body = undefin
 }
 
 /**
- * One HTTP request on `agent` (a keep-alive pool, or none): resolves with `{status, ms, text}`, or
- * `{status: 0, error, ms}` when no answer came (a refusal, a reset, `timeoutMs` passed); never
- * rejects. `ms` runs from the send to the end of the answer.
+ * One HTTP request on `agent` (a keep-alive pool, or none): resolves with `{status, ms, text,
+ * retryAfter}`, or `{status: 0, error, ms}` when no whole answer came (a refusal, a reset, or
+ * `timeoutMs` passed since the send: `TIMEOUT`); never rejects. `ms` runs from the send to the end
+ * of the answer.
  */
 function timedRequest(base, method, route, { headers = {}, body, agent, timeoutMs = 30_000 } = {}) {
   return new Promise((resolve) => {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const url = new URL(base + route);
     const started = performance.now();
+    let done = false;
+    const finish = (result) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve({ ...result, ms: performance.now() - started });
+    };
     const req = http.request(
       {
         agent,
@@ -491,7 +499,6 @@ function timedRequest(base, method, route, { headers = {}, body, agent, timeoutM
         port: url.port,
         method,
         path: url.pathname + url.search,
-        timeout: timeoutMs,
         headers: {
           ...headers,
           ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
@@ -501,18 +508,20 @@ function timedRequest(base, method, route, { headers = {}, body, agent, timeoutM
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
         res.on('end', () =>
-          resolve({
+          finish({
             status: res.statusCode,
-            ms: performance.now() - started,
             text: Buffer.concat(chunks).toString(),
+            retryAfter: res.headers['retry-after'],
           }),
         );
+        res.on('error', (err) => finish({ status: 0, error: err.code ?? err.message }));
       },
     );
-    req.on('timeout', () => req.destroy(new Error('TIMEOUT')));
-    req.on('error', (err) =>
-      resolve({ status: 0, error: err.code ?? err.message, ms: performance.now() - started }),
-    );
+    const timer = setTimeout(() => {
+      req.destroy(new Error('client timeout'));
+      finish({ status: 0, error: 'TIMEOUT' });
+    }, timeoutMs);
+    req.on('error', (err) => finish({ status: 0, error: err.code ?? err.message }));
     req.end(payload);
   });
 }

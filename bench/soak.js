@@ -103,6 +103,7 @@ async function metricsOf(port) {
 
 /** The built worker on the soak's database and Redis; resolves once it logged that it started. */
 async function startWorker(databaseUrl, logFile) {
+  const out = fs.openSync(logFile, 'a');
   const child = spawn(process.execPath, [path.join(ROOT, 'dist/apps/worker/src/main.js')], {
     cwd: ROOT,
     env: {
@@ -113,8 +114,9 @@ async function startWorker(databaseUrl, logFile) {
       OUTBOUND_ALLOW_PRIVATE: 'true',
       WEBHOOK_ALLOW_INSECURE: 'true',
     },
-    stdio: ['ignore', fs.openSync(logFile, 'a'), fs.openSync(logFile, 'a')],
+    stdio: ['ignore', out, out],
   });
+  fs.closeSync(out);
   const deadline = Date.now() + 60_000;
   while (!fs.readFileSync(logFile, 'utf8').includes('worker started')) {
     if (child.exitCode !== null || Date.now() > deadline)
